@@ -1,0 +1,77 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "onair",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "onair", targets: ["onair"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavcodec libavformat libavutil libswscale libswresample",
+            providers: [
+                .apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])
+            ]
+        ),
+        .target(name: "Media", dependencies: ["CFFmpeg"], swiftSettings: swiftSettings),
+        .target(
+            name: "Capture",
+            dependencies: ["Media", "CFFmpeg"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Encoding",
+            dependencies: ["Media", "CFFmpeg"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "HLS",
+            dependencies: ["Media", "CFFmpeg"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Server",
+            dependencies: [
+                "HLS",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Publisher",
+            dependencies: [
+                "Media", "Capture", "Encoding", "HLS", "Server",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "onair",
+            dependencies: [
+                "Publisher",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "HLSTests", dependencies: ["HLS"], swiftSettings: swiftSettings),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "Encoding", "Capture"], swiftSettings: swiftSettings),
+        .testTarget(name: "OnairTests", dependencies: ["onair"], swiftSettings: swiftSettings),
+    ]
+)

@@ -1,0 +1,124 @@
+internal import CFFmpeg
+public import Media
+
+/// AAC-LC at 48 kHz stereo through libav's native encoder. Accepts frames in any rate, format
+/// and channel count (converted with libswresample) and in any length (regrouped into the
+/// encoder's 1024-sample frames).
+public final class AudioEncoder {
+    public static let sampleRate = 48_000
+    public let stream: StreamDescription
+    private let codec: CodecContext
+    private let fifo: OpaquePointer
+    private var resampler: Resampler?
+    private var nextPosition: Int64?
+
+    public init(bitrate: Int) throws {
+        codec = try CodecContext(encoder: "aac", kind: .audio) { context in
+            context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
+            context.pointee.sample_rate = Int32(AudioEncoder.sampleRate)
+            context.pointee.ch_layout = CFFmpeg_stereoLayout()
+            context.pointee.bit_rate = Int64(bitrate)
+            context.pointee.time_base = AVRational(num: 1, den: Int32(AudioEncoder.sampleRate))
+            context.pointee.profile = FF_PROFILE_AAC_LOW
+            context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
+        }
+        stream = try codec.streamDescription()
+        fifo = try checkAllocation(
+            av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, 2, Int32(AudioEncoder.sampleRate)), "av_audio_fifo_alloc")
+    }
+
+    private var frameSize: Int32 { codec.context.pointee.frame_size }
+
+    /// Converts and queues the samples, and encodes every whole encoder frame now available.
+    public func encode(_ frame: AudioFrame) throws -> [EncodedPacket] {
+        if resampler == nil {
+            resampler = try Resampler(from: frame, toRate: AudioEncoder.sampleRate)
+            nextPosition = av_rescale(frame.position, Int64(AudioEncoder.sampleRate), Int64(frame.sampleRate))
+        }
+        try resampler!.convert(frame, into: fifo)
+        return try encodeQueued(flushing: false)
+    }
+
+    /// Encodes the remaining samples (the last frame padded by the encoder) and drains it.
+    public func flush() throws -> [EncodedPacket] {
+        try resampler?.drain(into: fifo)
+        return try encodeQueued(flushing: true) + codec.encode(nil)
+    }
+
+    private func encodeQueued(flushing: Bool) throws -> [EncodedPacket] {
+        var packets: [EncodedPacket] = []
+        while av_audio_fifo_size(fifo) >= frameSize || (flushing && av_audio_fifo_size(fifo) > 0) {
+            let count = min(frameSize, av_audio_fifo_size(fifo))
+            let frame = try AudioFrame(
+                format: .floatPlanar, sampleRate: AudioEncoder.sampleRate, channelCount: 2,
+                sampleCount: Int(count), position: nextPosition ?? 0)
+            let read = frame.frame.pointee.extended_data.withMemoryRebound(
+                to: UnsafeMutableRawPointer?.self, capacity: 2
+            ) { av_audio_fifo_read(fifo, $0, count) }
+            try check(read, "av_audio_fifo_read")
+            nextPosition = (nextPosition ?? 0) + Int64(count)
+            packets += try codec.encode(frame.frame)
+        }
+        return packets
+    }
+
+    deinit {
+        av_audio_fifo_free(fifo)
+    }
+}
+
+/// Converts one source's samples to 48 kHz stereo float planar. Owns a SwrContext.
+final class Resampler {
+    private var context: OpaquePointer?
+    private let inputRate: Int
+
+    /// Wraps `swr_alloc_set_opts2` and `swr_init`.
+    init(from sample: AudioFrame, toRate outputRate: Int) throws {
+        inputRate = sample.sampleRate
+        var outputLayout = CFFmpeg_stereoLayout()
+        try check(
+            swr_alloc_set_opts2(
+                &context, &outputLayout, AV_SAMPLE_FMT_FLTP, Int32(outputRate),
+                &sample.frame.pointee.ch_layout, AVSampleFormat(sample.frame.pointee.format),
+                sample.frame.pointee.sample_rate, 0, nil),
+            "swr_alloc_set_opts2")
+        do {
+            try check(swr_init(context), "swr_init")
+        } catch {
+            swr_free(&context)
+            throw error
+        }
+    }
+
+    /// Converts a frame and appends the result to the FIFO. Wraps `swr_convert`.
+    func convert(_ frame: AudioFrame, into fifo: OpaquePointer) throws {
+        try run(input: frame.frame.pointee.extended_data, count: Int32(frame.sampleCount), into: fifo)
+    }
+
+    /// Flushes the samples held back for filtering.
+    func drain(into fifo: OpaquePointer) throws {
+        try run(input: nil, count: 0, into: fifo)
+    }
+
+    private func run(
+        input: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, count: Int32, into fifo: OpaquePointer
+    ) throws {
+        let capacity = swr_get_out_samples(context, count)
+        guard capacity > 0 else { return }
+        let output = try AudioFrame(
+            format: .floatPlanar, sampleRate: AudioEncoder.sampleRate, channelCount: 2,
+            sampleCount: Int(capacity), position: 0)
+        // swr_convert reads the planes through const pointers; a nil input drains it.
+        let planes = UnsafeMutableRawPointer(input)?.assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
+        let converted = swr_convert(context, output.frame.pointee.extended_data, capacity, planes, count)
+        try check(converted, "swr_convert")
+        let written = output.frame.pointee.extended_data.withMemoryRebound(
+            to: UnsafeMutableRawPointer?.self, capacity: 2
+        ) { av_audio_fifo_write(fifo, $0, converted) }
+        try check(written, "av_audio_fifo_write")
+    }
+
+    deinit {
+        swr_free(&context)
+    }
+}

@@ -1,0 +1,77 @@
+internal import CFFmpeg
+public import Media
+
+/// How the H.264 encoder is set up.
+public struct VideoEncoderSettings: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var fps: Int
+    /// The rate cap, in bits per second.
+    public var bitrate: Int
+    /// Frames between IDRs: fps × segment duration, so every segment starts with one.
+    public var keyframeInterval: Int
+    public var preset: String = "veryfast"
+
+    public init(width: Int, height: Int, fps: Int, bitrate: Int, keyframeInterval: Int) {
+        self.width = width
+        self.height = height
+        self.fps = fps
+        self.bitrate = bitrate
+        self.keyframeInterval = keyframeInterval
+    }
+}
+
+/// H.264 through libx264: yuv420p, tune zerolatency (no frames held back), IDRs only on the
+/// segment grid, SPS/PPS in band before every IDR and in the extradata for fMP4.
+public final class VideoEncoder {
+    public let settings: VideoEncoderSettings
+    public let stream: StreamDescription
+    private let codec: CodecContext
+
+    public init(settings: VideoEncoderSettings) throws {
+        self.settings = settings
+        codec = try CodecContext(encoder: "libx264", kind: .video) { context in
+            context.pointee.width = Int32(settings.width)
+            context.pointee.height = Int32(settings.height)
+            context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+            context.pointee.time_base = AVRational(num: 1, den: Int32(settings.fps))
+            context.pointee.framerate = AVRational(num: Int32(settings.fps), den: 1)
+            context.pointee.gop_size = Int32(settings.keyframeInterval)
+            context.pointee.keyint_min = Int32(settings.keyframeInterval)
+            context.pointee.max_b_frames = 0
+            context.pointee.bit_rate = Int64(settings.bitrate)
+            context.pointee.rc_max_rate = Int64(settings.bitrate)
+            context.pointee.rc_buffer_size = Int32(settings.bitrate)
+            context.pointee.color_range = AVCOL_RANGE_MPEG
+            context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
+            try check(av_opt_set(context.pointee.priv_data, "preset", settings.preset, 0), "preset")
+            try check(av_opt_set(context.pointee.priv_data, "tune", "zerolatency", 0), "tune")
+            // scenecut=0: IDRs only where we force them; repeat-headers: SPS/PPS in band even
+            // with a global header, so any segment of either format is a join point.
+            try check(
+                av_opt_set(context.pointee.priv_data, "x264-params", "scenecut=0:repeat-headers=1", 0),
+                "x264-params")
+            try check(av_opt_set(context.pointee.priv_data, "forced-idr", "1", 0), "forced-idr")
+        }
+        stream = try codec.streamDescription()
+    }
+
+    /// Encodes one frame, forcing an IDR on the keyframe grid. Wraps `avcodec_send_frame`.
+    public func encode(_ frame: VideoFrame) throws -> [EncodedPacket] {
+        let onGrid = frame.index % Int64(settings.keyframeInterval) == 0
+        frame.frame.pointee.pict_type = onGrid ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+        return try codec.encode(frame.frame).map(Self.lastingOneFrame)
+    }
+
+    /// Drains the frames still in the encoder.
+    public func flush() throws -> [EncodedPacket] {
+        try codec.encode(nil).map(Self.lastingOneFrame)
+    }
+
+    /// Constant frame rate: every packet lasts one tick of the 1/fps time base, which the
+    /// fMP4 muxer needs for the last sample of a fragment.
+    private static func lastingOneFrame(_ packet: EncodedPacket) -> EncodedPacket {
+        packet.packet.pointee.duration = 1
+        return packet
+    }
+}

@@ -1,0 +1,37 @@
+/// The segment container: fragmented MP4 (CMAF) or MPEG-TS.
+public enum ContainerFormat: String, Sendable, CaseIterable {
+    case fmp4
+    case ts
+
+    /// The file extension of media segments.
+    public var segmentExtension: String {
+        switch self {
+        case .fmp4: "m4s"
+        case .ts: "ts"
+        }
+    }
+
+    /// The Content-Type of media segments.
+    public var segmentContentType: String {
+        switch self {
+        case .fmp4: "video/mp4"
+        case .ts: "video/mp2t"
+        }
+    }
+
+    /// The lowest EXT-X-VERSION the playlists need: EXT-X-MAP needs 6, fractional EXTINF needs 3.
+    public var playlistVersion: Int {
+        switch self {
+        case .fmp4: 6
+        case .ts: 3
+        }
+    }
+
+    /// The name of the init segment, where the format has one.
+    public var initSegmentName: String? {
+        switch self {
+        case .fmp4: "init.mp4"
+        case .ts: nil
+        }
+    }
+}

@@ -1,0 +1,47 @@
+public import Media
+
+/// Puts packets from several encoders, each in its own time order, into one time order.
+///
+/// A packet is released only once every open stream has shown a later one (or ended), so a
+/// muxer fed from `pop` sees decode times that never go back.
+public struct Interleaver<Element>: Sendable where Element: Sendable {
+    private var queues: [MediaKind: [(time: Double, element: Element)]]
+    private var open: Set<MediaKind>
+
+    public init(streams: Set<MediaKind>) {
+        open = streams
+        queues = Dictionary(uniqueKeysWithValues: streams.map { ($0, []) })
+    }
+
+    public mutating func push(_ element: Element, kind: MediaKind, time: Double) {
+        queues[kind, default: []].append((time, element))
+    }
+
+    /// Marks a stream as ended: what it queued no longer waits for it.
+    public mutating func end(_ kind: MediaKind) {
+        open.remove(kind)
+    }
+
+    /// True once every stream has ended and everything queued has been popped.
+    public var isFinished: Bool {
+        open.isEmpty && queues.values.allSatisfy(\.isEmpty)
+    }
+
+    /// The next packet in time order, or nil while a stream that may send an earlier one is empty.
+    public mutating func pop() -> Element? {
+        var earliest: (kind: MediaKind, time: Double)?
+        for (kind, queue) in queues {
+            guard let head = queue.first else {
+                if open.contains(kind) { return nil }
+                continue
+            }
+            if earliest == nil || head.time < earliest!.time
+                || (head.time == earliest!.time && kind.rawValue < earliest!.kind.rawValue)
+            {
+                earliest = (kind, head.time)
+            }
+        }
+        guard let earliest else { return nil }
+        return queues[earliest.kind]!.removeFirst().element
+    }
+}

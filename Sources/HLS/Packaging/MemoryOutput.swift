@@ -1,0 +1,44 @@
+internal import CFFmpeg
+import Media
+
+/// An AVIOContext that appends whatever the muxer writes to a byte array, taken in pieces
+/// with `take()`. Owns the AVIOContext and its buffer.
+final class MemoryOutput {
+    private(set) var context: UnsafeMutablePointer<AVIOContext>
+    private var bytes: [UInt8] = []
+
+    /// Wraps `avio_alloc_context` with a write callback.
+    init() throws {
+        let size: Int32 = 64 * 1024
+        let buffer = try checkAllocation(av_malloc(Int(size)), "av_malloc")
+        bytes.reserveCapacity(1 << 20)
+        // The callback's opaque pointer is this object, which outlives the context it frees.
+        var allocated: UnsafeMutablePointer<AVIOContext>?
+        allocated = avio_alloc_context(
+            buffer.assumingMemoryBound(to: UInt8.self), size, 1, nil, nil,
+            { opaque, data, count in
+                let output = Unmanaged<MemoryOutput>.fromOpaque(opaque!).takeUnretainedValue()
+                output.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(count)))
+                return count
+            }, nil)
+        guard let allocated else {
+            av_free(buffer)
+            throw LibavError(code: -ENOMEM, operation: "avio_alloc_context")
+        }
+        context = allocated
+        context.pointee.opaque = Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    /// Flushes the context and hands over everything written since the last take.
+    func take() -> [UInt8] {
+        avio_flush(context)
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return bytes
+    }
+
+    deinit {
+        av_freep(&context.pointee.buffer)
+        var context: UnsafeMutablePointer<AVIOContext>? = context
+        avio_context_free(&context)
+    }
+}

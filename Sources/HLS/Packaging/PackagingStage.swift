@@ -1,0 +1,79 @@
+public import Media
+
+/// What the encoders send the packaging stage: packets, then each stream's end.
+public enum PacketMessage: Sendable {
+    case packet(EncodedPacket)
+    case end(MediaKind)
+}
+
+/// The packaging thread: puts both encoders' packets in time order, cuts them into fragments
+/// and segments on the grid, muxes them, and publishes each finished segment to the store
+/// (and the mirror, when there is one).
+public final class PackagingStage {
+    public let store: SegmentStore
+    private let packager: Packager
+    private let mirror: DirectoryMirror?
+    private let clock: MediaClock
+    private var segmenter: Segmenter
+    private var interleaver: Interleaver<EncodedPacket>
+    /// Called with a mirror failure; the stream goes on from memory.
+    private let onMirrorFailure: @Sendable (any Error) -> Void
+
+    public init(
+        store: SegmentStore, streams: [StreamDescription], segmenter: Segmenter.Configuration,
+        mirror: DirectoryMirror?, clock: MediaClock, onMirrorFailure: @escaping @Sendable (any Error) -> Void
+    ) throws {
+        self.store = store
+        self.mirror = mirror
+        self.clock = clock
+        self.onMirrorFailure = onMirrorFailure
+        self.segmenter = Segmenter(configuration: segmenter)
+        self.interleaver = Interleaver(streams: Set(streams.map(\.kind)))
+        packager = try Packager(format: store.configuration.format, streams: streams)
+        publish(store.setInitSegment(packager.initSegment))
+    }
+
+    /// Runs until every stream has ended, then lists the last segment and ends the playlist.
+    public func run(input: BoundedQueue<PacketMessage>) throws {
+        while !interleaver.isFinished, let message = input.pop() {
+            switch message {
+            case .packet(let packet):
+                interleaver.push(packet, kind: packet.kind, time: packet.decodeSeconds)
+            case .end(let kind):
+                interleaver.end(kind)
+            }
+            while let packet = interleaver.pop() {
+                let events = segmenter.accept(kind: packet.kind, time: packet.presentationSeconds, isKeyframe: packet.isKeyframe)
+                try apply(events)
+                try packager.write(packet)
+            }
+        }
+        try apply(segmenter.finish())
+        _ = try packager.finish()
+        publish(store.end())
+    }
+
+    private func apply(_ events: [Segmenter.Event]) throws {
+        for event in events {
+            switch event {
+            case .fragmentEnded:
+                store.appendFragment(try packager.cutFragment(segmentStartsNext: false))
+            case .segmentEnded(let segment):
+                store.appendFragment(try packager.cutFragment(segmentStartsNext: true))
+                publish(
+                    store.closeSegment(
+                        duration: segment.duration, programDateTime: clock.wallMilliseconds(at: segment.start),
+                        now: segment.start + segment.duration))
+            }
+        }
+    }
+
+    private func publish(_ change: SegmentStore.Change) {
+        guard let mirror else { return }
+        do {
+            try mirror.apply(change)
+        } catch {
+            onMirrorFailure(error)
+        }
+    }
+}

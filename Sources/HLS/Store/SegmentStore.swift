@@ -1,0 +1,234 @@
+import Synchronization
+
+/// One channel's published media in memory: the init segment, the segments in the playlist
+/// window and the ones that left it but must stay downloadable, and the rendered playlists.
+///
+/// The packaging thread writes, HTTP handlers read; a mutex (not an actor) because the writer
+/// is a plain thread. Playlists are rendered once per change, so a reader never sees half of one.
+public final class SegmentStore: Sendable {
+    public struct Configuration: Sendable {
+        public var channel: String
+        public var format: ContainerFormat
+        public var segmentDuration: Double
+        public var playlistSize: Int
+        public var codecs: [String]
+        public var width: Int
+        public var height: Int
+        public var fps: Int
+        /// Bits per second to announce until segments have been measured.
+        public var estimatedBitrate: Int
+
+        public init(
+            channel: String, format: ContainerFormat, segmentDuration: Double, playlistSize: Int,
+            codecs: [String], width: Int, height: Int, fps: Int, estimatedBitrate: Int
+        ) {
+            self.channel = channel
+            self.format = format
+            self.segmentDuration = segmentDuration
+            self.playlistSize = playlistSize
+            self.codecs = codecs
+            self.width = width
+            self.height = height
+            self.fps = fps
+            self.estimatedBitrate = estimatedBitrate
+        }
+    }
+
+    /// A file the store serves.
+    public struct File: Sendable {
+        public var bytes: [UInt8]
+        public var contentType: String
+        /// False for playlists, which change; true for segments, which never do once listed.
+        public var immutable: Bool
+    }
+
+    /// What one change did, for mirrors that follow the store.
+    public struct Change: Sendable {
+        public var written: [(name: String, bytes: [UInt8])] = []
+        public var removed: [String] = []
+    }
+
+    struct Segment {
+        var sequence: Int
+        var name: String
+        var duration: Double
+        var programDateTime: Int64
+        var bytes: [UInt8]
+        /// Media time after which a segment that left the playlist may be freed.
+        var expiresAt: Double?
+    }
+
+    struct State {
+        var initSegment: [UInt8]?
+        var openFragments: [[UInt8]] = []
+        var segments: [Segment] = []
+        var nextSequence = 0
+        var ended = false
+        var totalBytes = 0
+        var totalDuration = 0.0
+        var peakBitrate = 0
+        var mediaPlaylist = ""
+        var multivariantPlaylist = ""
+    }
+
+    public static let mediaPlaylistName = "media.m3u8"
+    public static let multivariantPlaylistName = "index.m3u8"
+
+    public let configuration: Configuration
+    public let startedAt: Int64
+    private let state: Mutex<State>
+
+    public init(configuration: Configuration, startedAt: Int64) {
+        self.configuration = configuration
+        self.startedAt = startedAt
+        var initial = State()
+        initial.mediaPlaylist = Self.mediaPlaylist(of: initial, configuration: configuration).render()
+        initial.multivariantPlaylist = Self.multivariantPlaylist(of: initial, configuration: configuration).render()
+        state = Mutex(initial)
+    }
+
+    public func setInitSegment(_ bytes: [UInt8]) -> Change {
+        state.withLock { $0.initSegment = bytes }
+        guard let name = configuration.format.initSegmentName else { return Change() }
+        return Change(written: [(name, bytes)])
+    }
+
+    /// Adds a finished fragment to the segment being built (not yet listed).
+    public func appendFragment(_ bytes: [UInt8]) {
+        state.withLock { $0.openFragments.append(bytes) }
+    }
+
+    /// Lists the segment built from the fragments so far, slides the window, and frees what
+    /// has been out of it for its availability duration.
+    public func closeSegment(duration: Double, programDateTime: Int64, now: Double) -> Change {
+        state.withLock { state in
+            let bytes = Array(state.openFragments.joined())
+            state.openFragments.removeAll()
+            let sequence = state.nextSequence
+            state.nextSequence += 1
+            let name = "seg\(sequence).\(configuration.format.segmentExtension)"
+            state.segments.append(
+                Segment(sequence: sequence, name: name, duration: duration, programDateTime: programDateTime, bytes: bytes))
+            if duration > 0 {
+                state.totalBytes += bytes.count
+                state.totalDuration += duration
+                // A short final segment says little about the peak: measure whole ones.
+                if duration >= configuration.segmentDuration * 0.9 {
+                    state.peakBitrate = max(state.peakBitrate, Int(Double(bytes.count * 8) / duration))
+                }
+            }
+            var change = Change(written: [(name, bytes)])
+            change.removed = Self.retire(&state, now: now, configuration: configuration)
+            Self.render(&state, configuration: configuration)
+            change.written.append((Self.mediaPlaylistName, Array(state.mediaPlaylist.utf8)))
+            change.written.append((Self.multivariantPlaylistName, Array(state.multivariantPlaylist.utf8)))
+            return change
+        }
+    }
+
+    /// Marks the stream as ended: EXT-X-ENDLIST follows the last segment.
+    public func end() -> Change {
+        state.withLock { state in
+            state.ended = true
+            Self.render(&state, configuration: configuration)
+            return Change(written: [(Self.mediaPlaylistName, Array(state.mediaPlaylist.utf8))])
+        }
+    }
+
+    /// A playlist or segment by file name, as it is now.
+    public func file(named name: String) -> File? {
+        state.withLock { state in
+            switch name {
+            case Self.multivariantPlaylistName:
+                return File(
+                    bytes: Array(state.multivariantPlaylist.utf8), contentType: "application/vnd.apple.mpegurl",
+                    immutable: false)
+            case Self.mediaPlaylistName:
+                return File(
+                    bytes: Array(state.mediaPlaylist.utf8), contentType: "application/vnd.apple.mpegurl",
+                    immutable: false)
+            case configuration.format.initSegmentName:
+                return state.initSegment.map { File(bytes: $0, contentType: "video/mp4", immutable: true) }
+            default:
+                return state.segments.first { $0.name == name }.map {
+                    File(bytes: $0.bytes, contentType: configuration.format.segmentContentType, immutable: true)
+                }
+            }
+        }
+    }
+
+    /// The figures shown on the index page and the status line.
+    public func summary() -> ChannelSummary {
+        state.withLock { state in
+            ChannelSummary(
+                name: configuration.channel, live: !state.ended, startedAt: startedAt, width: configuration.width,
+                height: configuration.height, fps: configuration.fps, segments: state.nextSequence,
+                bytes: state.totalBytes, measuredBitrate: state.totalDuration > 0
+                    ? Int(Double(state.totalBytes * 8) / state.totalDuration) : nil)
+        }
+    }
+
+    /// The segments held in memory, listed or not (for tests of retention).
+    var heldSegmentNames: [String] { state.withLock { $0.segments.map(\.name) } }
+
+    private static func retire(_ state: inout State, now: Double, configuration: Configuration) -> [String] {
+        let listed = state.segments.filter { $0.expiresAt == nil }
+        if listed.count > configuration.playlistSize {
+            let window = listed.suffix(configuration.playlistSize)
+            let playlistDuration = window.reduce(0) { $0 + $1.duration }
+            let leaving = Set(listed.dropLast(configuration.playlistSize).map(\.sequence))
+            for index in state.segments.indices where leaving.contains(state.segments[index].sequence) {
+                // RFC 8216 6.2.2: available for its duration plus the longest playlist that held it.
+                state.segments[index].expiresAt = now + state.segments[index].duration + playlistDuration
+            }
+        }
+        let expired = state.segments.filter { ($0.expiresAt ?? .infinity) <= now }.map(\.name)
+        state.segments.removeAll { ($0.expiresAt ?? .infinity) <= now }
+        return expired
+    }
+
+    private static func render(_ state: inout State, configuration: Configuration) {
+        state.mediaPlaylist = mediaPlaylist(of: state, configuration: configuration).render()
+        state.multivariantPlaylist = multivariantPlaylist(of: state, configuration: configuration).render()
+    }
+
+    static func mediaPlaylist(of state: State, configuration: Configuration) -> MediaPlaylist {
+        let listed = state.segments.filter { $0.expiresAt == nil }
+        return MediaPlaylist(
+            version: configuration.format.playlistVersion,
+            targetDuration: Int(configuration.segmentDuration.rounded(.up)),
+            mediaSequence: listed.first?.sequence ?? state.nextSequence,
+            initSegmentURI: configuration.format.initSegmentName,
+            segments: listed.map {
+                MediaPlaylist.Segment(uri: $0.name, duration: $0.duration, programDateTime: $0.programDateTime)
+            },
+            ended: state.ended)
+    }
+
+    static func multivariantPlaylist(of state: State, configuration: Configuration) -> MultivariantPlaylist {
+        let average = state.totalDuration > 0
+            ? Int(Double(state.totalBytes * 8) / state.totalDuration) : configuration.estimatedBitrate
+        return MultivariantPlaylist(
+            version: configuration.format.playlistVersion,
+            variants: [
+                .init(
+                    uri: mediaPlaylistName, bandwidth: max(state.peakBitrate, average), averageBandwidth: average,
+                    codecs: configuration.codecs, width: configuration.width, height: configuration.height,
+                    frameRate: Double(configuration.fps))
+            ])
+    }
+}
+
+/// What the index page and status line show of a channel.
+public struct ChannelSummary: Sendable, Equatable {
+    public var name: String
+    public var live: Bool
+    /// Wall time of the start, milliseconds since 1970.
+    public var startedAt: Int64
+    public var width: Int
+    public var height: Int
+    public var fps: Int
+    public var segments: Int
+    public var bytes: Int
+    public var measuredBitrate: Int?
+}

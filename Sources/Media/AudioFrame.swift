@@ -1,0 +1,60 @@
+package import CFFmpeg
+
+/// The sample layouts sources deliver.
+public enum SampleFormat: Sendable, Hashable {
+    /// Signed 16-bit, channels interleaved: what most capture devices give.
+    case s16Interleaved
+    /// 32-bit float, one plane per channel: what the AAC encoder takes.
+    case floatPlanar
+
+    package var libav: AVSampleFormat {
+        switch self {
+        case .s16Interleaved: AV_SAMPLE_FMT_S16
+        case .floatPlanar: AV_SAMPLE_FMT_FLTP
+        }
+    }
+}
+
+/// A run of audio samples. Owns its AVFrame; immutable once handed to the next stage.
+public final class AudioFrame: @unchecked Sendable {
+    package let frame: UnsafeMutablePointer<AVFrame>
+
+    /// The first sample's position, in samples at `sampleRate` since the broadcast began.
+    public var position: Int64 { frame.pointee.pts }
+    public var sampleCount: Int { Int(frame.pointee.nb_samples) }
+    public var sampleRate: Int { Int(frame.pointee.sample_rate) }
+    public var channelCount: Int { Int(frame.pointee.ch_layout.nb_channels) }
+
+    /// Allocates `sampleCount` samples. Wraps `av_frame_get_buffer`.
+    public init(
+        format: SampleFormat, sampleRate: Int, channelCount: Int, sampleCount: Int, position: Int64
+    ) throws(LibavError) {
+        var frame: UnsafeMutablePointer<AVFrame>? = try checkAllocation(av_frame_alloc(), "av_frame_alloc")
+        frame!.pointee.format = format.libav.rawValue
+        frame!.pointee.sample_rate = Int32(sampleRate)
+        frame!.pointee.nb_samples = Int32(sampleCount)
+        frame!.pointee.pts = position
+        av_channel_layout_default(&frame!.pointee.ch_layout, Int32(channelCount))
+        do {
+            try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer")
+        } catch {
+            av_frame_free(&frame)
+            throw error
+        }
+        self.frame = frame!
+    }
+
+    /// Borrows the interleaved 16-bit samples for writing (`s16Interleaved` frames only).
+    public func withInterleavedSamples<R>(_ body: (UnsafeMutableBufferPointer<Int16>) throws -> R) rethrows -> R {
+        precondition(frame.pointee.format == AV_SAMPLE_FMT_S16.rawValue)
+        let count = sampleCount * channelCount
+        return try frame.pointee.data.0!.withMemoryRebound(to: Int16.self, capacity: count) {
+            try body(UnsafeMutableBufferPointer(start: $0, count: count))
+        }
+    }
+
+    deinit {
+        var frame: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&frame)
+    }
+}

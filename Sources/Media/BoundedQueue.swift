@@ -1,0 +1,84 @@
+import Foundation
+
+/// What a full queue does with one more element.
+public enum OverflowPolicy: Sendable {
+    /// Drop the oldest element: for video, where a late frame is worth nothing.
+    case dropOldest
+    /// Block the producer until there is room: for audio and packets, which are never dropped silently.
+    case block
+}
+
+/// A bounded queue between two pipeline stages running on their own threads.
+///
+/// The producer `close()`s it when done; the consumer drains what is left and then receives nil,
+/// so end of stream travels downstream behind the last element.
+public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
+    public let capacity: Int
+    public let policy: OverflowPolicy
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var elements: [Element] = []
+    private var head = 0
+    private var closed = false
+    private var dropped = 0
+
+    public init(capacity: Int, policy: OverflowPolicy) {
+        precondition(capacity > 0)
+        self.capacity = capacity
+        self.policy = policy
+        elements.reserveCapacity(capacity)
+    }
+
+    private var count: Int { elements.count - head }
+
+    /// Adds an element; returns false when the queue is closed (the element is discarded).
+    @discardableResult
+    public func push(_ element: Element) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while !closed, count >= capacity, policy == .block {
+            condition.wait()
+        }
+        if closed { return false }
+        if count >= capacity {
+            head += 1
+            dropped += 1
+        }
+        elements.append(element)
+        condition.broadcast()
+        return true
+    }
+
+    /// The next element, blocking until one arrives; nil once the queue is closed and empty.
+    public func pop() -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        while count == 0, !closed {
+            condition.wait()
+        }
+        guard count > 0 else { return nil }
+        let element = elements[head]
+        head += 1
+        if head >= capacity {
+            elements.removeFirst(head)
+            head = 0
+        }
+        condition.broadcast()
+        return element
+    }
+
+    /// Ends the stream: no more pushes; pops drain what is left, then return nil.
+    public func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// How many elements the drop-oldest policy has discarded.
+    public var droppedCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return dropped
+    }
+}

@@ -1,0 +1,30 @@
+package import CFFmpeg
+
+/// One compressed access unit from an encoder. Owns its AVPacket.
+public final class EncodedPacket: @unchecked Sendable {
+    package let packet: UnsafeMutablePointer<AVPacket>
+    public let kind: MediaKind
+    public let timeBase: TimeBase
+
+    /// Takes the packet over from the caller, who must not free it.
+    package init(takingOwnership packet: UnsafeMutablePointer<AVPacket>, kind: MediaKind, timeBase: TimeBase) {
+        self.packet = packet
+        self.kind = kind
+        self.timeBase = timeBase
+    }
+
+    public var pts: Int64 { packet.pointee.pts }
+    public var dts: Int64 { packet.pointee.dts }
+    public var duration: Int64 { packet.pointee.duration }
+    public var size: Int { Int(packet.pointee.size) }
+    public var isKeyframe: Bool { packet.pointee.flags & AV_PKT_FLAG_KEY != 0 }
+
+    /// Decode time in seconds since the broadcast began.
+    public var decodeSeconds: Double { timeBase.seconds(dts) }
+    public var presentationSeconds: Double { timeBase.seconds(pts) }
+
+    deinit {
+        var packet: UnsafeMutablePointer<AVPacket>? = packet
+        av_packet_free(&packet)
+    }
+}

@@ -1,0 +1,60 @@
+package import CFFmpeg
+
+/// One picture in yuv420p. Owns its AVFrame; immutable once handed to the next stage.
+public final class VideoFrame: @unchecked Sendable {
+    package let frame: UnsafeMutablePointer<AVFrame>
+
+    /// The frame's place in the constant-rate output, in frames since the broadcast began.
+    public var index: Int64 { frame.pointee.pts }
+    public var width: Int { Int(frame.pointee.width) }
+    public var height: Int { Int(frame.pointee.height) }
+
+    /// Allocates a writable yuv420p picture. Wraps `av_frame_get_buffer`.
+    public init(width: Int, height: Int, index: Int64) throws(LibavError) {
+        var frame: UnsafeMutablePointer<AVFrame>? = try checkAllocation(av_frame_alloc(), "av_frame_alloc")
+        frame!.pointee.width = Int32(width)
+        frame!.pointee.height = Int32(height)
+        frame!.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        frame!.pointee.pts = index
+        do {
+            try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer")
+        } catch {
+            av_frame_free(&frame)
+            throw error
+        }
+        self.frame = frame!
+    }
+
+    /// A new frame sharing this one's picture (reference counted, no copy). Wraps `av_frame_ref`.
+    public func reference(index: Int64) throws(LibavError) -> VideoFrame {
+        try VideoFrame(referencing: self, index: index)
+    }
+
+    private init(referencing other: VideoFrame, index: Int64) throws(LibavError) {
+        var frame: UnsafeMutablePointer<AVFrame>? = try checkAllocation(av_frame_alloc(), "av_frame_alloc")
+        do {
+            try check(av_frame_ref(frame, other.frame), "av_frame_ref")
+        } catch {
+            av_frame_free(&frame)
+            throw error
+        }
+        frame!.pointee.pts = index
+        self.frame = frame!
+    }
+
+    /// Borrows one plane for writing: its bytes, its stride, and its size in pixels.
+    public func withPlane<R>(
+        _ plane: Int,
+        _ body: (_ bytes: UnsafeMutablePointer<UInt8>, _ stride: Int, _ width: Int, _ height: Int) throws -> R
+    ) rethrows -> R {
+        let shift = plane == 0 ? 0 : 1
+        let data = withUnsafeBytes(of: &frame.pointee.data) { $0.load(fromByteOffset: plane * 8, as: UnsafeMutablePointer<UInt8>.self) }
+        let stride = withUnsafeBytes(of: &frame.pointee.linesize) { $0.load(fromByteOffset: plane * 4, as: Int32.self) }
+        return try body(data, Int(stride), (width + shift) >> shift, (height + shift) >> shift)
+    }
+
+    deinit {
+        var frame: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&frame)
+    }
+}

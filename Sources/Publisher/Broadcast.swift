@@ -1,0 +1,91 @@
+import Capture
+import Encoding
+import Foundation
+import HLS
+public import Logging
+import Media
+import Server
+import ServiceLifecycle
+
+/// One broadcast: the media pipeline and the HTTP server run as Services in one ServiceGroup,
+/// with one graceful shutdown on SIGINT/SIGTERM or when the set duration is reached.
+public final class Broadcast: Sendable {
+    public let configuration: BroadcastConfiguration
+    private let logger: Logger
+
+    public init(configuration: BroadcastConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Builds every stage, then runs until stopped. A clean stop lists the last segment and
+    /// writes EXT-X-ENDLIST before returning.
+    public func run(showStatus: Bool) async throws {
+        let config = configuration
+        LibavLog.showErrorsOnly()
+        let clock = MediaClock.start()
+        let stop = StopSignal(after: config.duration)
+        let stats = BroadcastStats()
+
+        let videoEncoder = try VideoEncoder(
+            settings: VideoEncoderSettings(
+                width: config.width, height: config.height, fps: config.fps, bitrate: config.videoBitrate,
+                keyframeInterval: config.keyframeInterval))
+        let audioEncoder = config.audio == .none ? nil : try AudioEncoder(bitrate: config.audioBitrate)
+        let streams = [videoEncoder.stream] + (audioEncoder.map { [$0.stream] } ?? [])
+
+        let store = SegmentStore(
+            configuration: .init(
+                channel: config.channel, format: config.format, segmentDuration: config.segmentDuration,
+                playlistSize: config.playlistSize, codecs: streams.map(\.codecString), width: config.width,
+                height: config.height, fps: config.fps,
+                estimatedBitrate: (config.videoBitrate + (audioEncoder == nil ? 0 : config.audioBitrate)) * 11 / 10),
+            startedAt: clock.anchorWallMilliseconds)
+        let directory = ChannelDirectory()
+        directory.add(store)
+        let mirror = try config.hlsDirectory.map {
+            try DirectoryMirror(root: URL(fileURLWithPath: $0), channel: config.channel)
+        }
+        let logger = self.logger
+        let packaging = try PackagingStage(
+            store: store, streams: streams,
+            segmenter: .init(segmentDuration: config.segmentDuration, frameDuration: 1 / Double(config.fps)),
+            mirror: mirror, clock: clock,
+            onMirrorFailure: { error in logger.warning("writing to --hls-dir failed: \(error)") })
+
+        let pacer = Pacer(fps: config.fps, clock: clock)
+        let videoSource: any VideoSource =
+            switch config.video {
+            case .testPattern: try TestPattern(width: config.width, height: config.height, fps: config.fps, clock: clock)
+            }
+        let audioSource: (any AudioSource)? =
+            switch config.audio {
+            case .testTone: ToneSource(clock: clock, stop: stop)
+            case .none: nil
+            }
+        let pipeline = PipelineService(
+            pacer: pacer, videoSource: videoSource, videoEncoder: videoEncoder, audioSource: audioSource,
+            audioEncoder: audioEncoder, packaging: packaging, stop: stop, clock: clock, stats: stats, logger: logger)
+        let server = HTTPServer.application(directory: directory, configuration: config.server, logger: logger)
+        let url = config.server.playlistURL(channel: config.channel)
+        let status = StatusReporter(
+            store: store, stats: stats, url: url,
+            interactive: showStatus, logger: logger)
+
+        logger.info("publishing channel \(config.channel) at \(url)")
+        // Shutdown runs in reverse order: the pipeline finishes its last segment while the server still answers.
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [
+                    .init(service: server),
+                    .init(service: status),
+                    .init(service: pipeline, successTerminationBehavior: .gracefullyShutdownGroup),
+                ],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: Logger(label: "onair.services", factory: { _ in SwiftLogNoOpLogHandler() })))
+        try await group.run()
+        let summary = store.summary()
+        logger.info(
+            "stopped channel \(config.channel): \(summary.segments) segments, \(pacer.captured.current) frames captured, \(pacer.repeated.current) repeated")
+    }
+}

@@ -1,0 +1,40 @@
+public import HLS
+public import Server
+
+/// Everything one broadcast needs, with the defaults a person going live expects.
+/// The command line maps onto it; tests build it directly.
+public struct BroadcastConfiguration: Sendable {
+    public enum VideoInput: Sendable, Equatable {
+        /// The built-in animated test pattern.
+        case testPattern
+    }
+
+    public enum AudioInput: Sendable, Equatable {
+        /// The built-in tone with a beep every second.
+        case testTone
+        /// No audio track.
+        case none
+    }
+
+    public var channel = "demo"
+    public var video = VideoInput.testPattern
+    public var audio = AudioInput.testTone
+    public var width = 1280
+    public var height = 720
+    public var fps = 30
+    public var videoBitrate = 2_500_000
+    public var audioBitrate = 128_000
+    public var format = ContainerFormat.fmp4
+    public var segmentDuration = 2.0
+    public var playlistSize = 6
+    /// Where to mirror the published files, if anywhere.
+    public var hlsDirectory: String?
+    /// Stop by itself after this many seconds.
+    public var duration: Double?
+    public var server = ServerConfiguration()
+
+    public init() {}
+
+    /// Frames between IDRs: one GOP per segment.
+    public var keyframeInterval: Int { Int((Double(fps) * segmentDuration).rounded()) }
+}

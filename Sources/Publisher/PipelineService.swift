@@ -1,0 +1,117 @@
+import Capture
+import Encoding
+import HLS
+import Logging
+import Media
+import ServiceLifecycle
+
+/// The media pipeline of one broadcast as a Service: each stage on its own thread, joined by
+/// bounded queues (video keeps the newest frames, packets are never dropped), end of stream
+/// travelling downstream so a stop flushes the last segment and ends the playlist.
+final class PipelineService: Service, @unchecked Sendable {
+    // The stages are handed to their threads once, at start; each is then used by that thread only.
+    private let pacer: Pacer
+    private let videoSource: any VideoSource
+    private let videoEncoder: VideoEncoder
+    private let audioSource: (any AudioSource)?
+    private let audioEncoder: AudioEncoder?
+    private let packaging: PackagingStage
+    private let stop: StopSignal
+    private let clock: MediaClock
+    private let stats: BroadcastStats
+    private let logger: Logger
+
+    init(
+        pacer: Pacer, videoSource: any VideoSource, videoEncoder: VideoEncoder, audioSource: (any AudioSource)?,
+        audioEncoder: AudioEncoder?, packaging: PackagingStage, stop: StopSignal, clock: MediaClock,
+        stats: BroadcastStats, logger: Logger
+    ) {
+        self.pacer = pacer
+        self.videoSource = videoSource
+        self.videoEncoder = videoEncoder
+        self.audioSource = audioSource
+        self.audioEncoder = audioEncoder
+        self.packaging = packaging
+        self.stop = stop
+        self.clock = clock
+        self.stats = stats
+        self.logger = logger
+    }
+
+    func run() async throws {
+        let frames = BoundedQueue<VideoFrame>(capacity: 4, policy: .dropOldest)
+        let packets = BoundedQueue<PacketMessage>(capacity: 256, policy: .block)
+        try await withGracefulShutdownHandler {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    try await self.stage("capture", closing: frames) {
+                        try self.pacer.run(source: self.videoSource, into: frames, until: self.stop)
+                    }
+                }
+                group.addTask {
+                    try await self.stage("video-encoder", closing: packets) {
+                        try self.encodeVideo(from: frames, into: packets)
+                    }
+                }
+                if audioSource != nil {
+                    group.addTask {
+                        try await self.stage("audio", closing: packets) {
+                            try self.encodeAudio(into: packets)
+                        }
+                    }
+                }
+                group.addTask {
+                    try await self.stage("packager", closing: packets) {
+                        try self.packaging.run(input: packets)
+                    }
+                }
+                try await group.waitForAll()
+            }
+        } onGracefulShutdown: {
+            self.stop.requestStop(at: self.clock.elapsed())
+        }
+    }
+
+    /// Runs a stage on its thread; a failure stops the whole broadcast and unblocks its neighbours.
+    private func stage<Element>(
+        _ name: String, closing queue: BoundedQueue<Element>, _ body: @escaping @Sendable () throws -> Void
+    ) async throws {
+        do {
+            try await StageThread.run(name: "onair-\(name)", body)
+        } catch {
+            logger.error("\(name) failed: \(error)")
+            stop.requestStop(at: 0)
+            queue.close()
+            throw error
+        }
+    }
+
+    private func encodeVideo(from frames: BoundedQueue<VideoFrame>, into packets: BoundedQueue<PacketMessage>) throws {
+        defer { packets.push(.end(.video)) }
+        while let frame = frames.pop() {
+            for packet in try videoEncoder.encode(frame) {
+                stats.videoBytes.add(packet.size)
+                packets.push(.packet(packet))
+            }
+            stats.framesEncoded.add()
+        }
+        for packet in try videoEncoder.flush() {
+            packets.push(.packet(packet))
+        }
+    }
+
+    /// Capture and AAC encoding share a thread: encoding 20 ms of audio takes well under 1 ms.
+    private func encodeAudio(into packets: BoundedQueue<PacketMessage>) throws {
+        defer { packets.push(.end(.audio)) }
+        guard let source = audioSource, let encoder = audioEncoder else { return }
+        while let samples = try source.read() {
+            for packet in try encoder.encode(samples) {
+                stats.audioBytes.add(packet.size)
+                packets.push(.packet(packet))
+            }
+        }
+        for packet in try encoder.flush() {
+            packets.push(.packet(packet))
+        }
+    }
+}

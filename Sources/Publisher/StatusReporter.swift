@@ -1,0 +1,55 @@
+import Foundation
+import HLS
+import Logging
+import ServiceLifecycle
+
+/// Shows progress: on a terminal one status line redrawn in place every second; otherwise a
+/// plain log line every ten seconds.
+struct StatusReporter: Service {
+    let store: SegmentStore
+    let stats: BroadcastStats
+    let url: String
+    let interactive: Bool
+    let logger: Logger
+
+    func run() async throws {
+        var previous = (time: MediaClockReading.now(), frames: 0, bytes: 0)
+        var tick = 0
+        while !Task.isShuttingDownGracefully, !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(1))
+            tick += 1
+            let now = MediaClockReading.now()
+            let frames = stats.framesEncoded.current
+            let bytes = stats.videoBytes.current + stats.audioBytes.current
+            let seconds = max(0.001, now - previous.time)
+            let line = Self.line(
+                summary: store.summary(), fps: Double(frames - previous.frames) / seconds,
+                bitsPerSecond: Double(bytes - previous.bytes) * 8 / seconds, url: url)
+            previous = (now, frames, bytes)
+            if interactive {
+                FileHandle.standardError.write(Data(("\r\u{1B}[2K" + line).utf8))
+            } else if tick % 10 == 0 {
+                logger.info("\(line)")
+            }
+        }
+        if interactive {
+            FileHandle.standardError.write(Data("\n".utf8))
+        }
+    }
+
+    /// `● LIVE demo  00:01:05  30.0 fps  2.41 Mb/s  33 segments  http://…`
+    static func line(summary: ChannelSummary, fps: Double, bitsPerSecond: Double, url: String) -> String {
+        let uptime = max(0, Int(Date().timeIntervalSince1970) - Int(summary.startedAt / 1000))
+        let clock = String(format: "%02d:%02d:%02d", uptime / 3600, uptime / 60 % 60, uptime % 60)
+        return String(
+            format: "● LIVE %@  %@  %.1f fps  %.2f Mb/s  %d segments  %@", summary.name, clock, fps,
+            bitsPerSecond / 1e6, summary.segments, url)
+    }
+}
+
+/// Seconds on the monotonic clock, for rates.
+enum MediaClockReading {
+    static func now() -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+    }
+}

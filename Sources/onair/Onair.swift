@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+
+@main
+struct Onair: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "onair",
+        abstract: "Publish a live HLS stream of a screen, with a built-in HTTP server.",
+        discussion: """
+            Start a broadcast with `onair publish`, then open the playlist URL it prints in any
+            HLS player (Safari, VLC, ffplay, hls.js pages) or point a <video> element at it.
+            """,
+        subcommands: [Publish.self],
+        defaultSubcommand: Publish.self)
+
+    /// Bad input is one line on stderr and exit status 2, before anything starts.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as UsageError {
+            FileHandle.standardError.write(Data("onair: \(error.message)\n".utf8))
+            Foundation.exit(2)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data("onair: \(message(for: error))\n".utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
+}
+
+/// An input that cannot work, found before anything starts.
+struct UsageError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}

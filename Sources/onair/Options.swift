@@ -1,0 +1,101 @@
+public import ArgumentParser
+import HLS
+import Logging
+
+struct SourceOptions: ParsableArguments {
+    enum Video: String, ExpressibleByArgument, CaseIterable {
+        case test
+    }
+
+    enum Audio: String, ExpressibleByArgument, CaseIterable {
+        case test
+        case none
+    }
+
+    @Option(help: "What to capture: test (an animated pattern with a running clock).")
+    var source: Video?
+
+    @Option(help: "What to hear: test (a tone that beeps every second) or none.")
+    var audio: Audio = .test
+}
+
+struct EncodingOptions: ParsableArguments {
+    @Option(help: "Output picture size, WIDTHxHEIGHT, both even.")
+    var size = FrameSize(width: 1280, height: 720)
+
+    @Option(help: "Frames per second, 1 to 60.")
+    var fps = 30
+
+    @Option(help: "H.264 rate cap, in bits per second (k and M suffixes).")
+    var videoBitrate = Bitrate(bitsPerSecond: 2_500_000)
+
+    @Option(help: "AAC rate, in bits per second (k suffix).")
+    var audioBitrate = Bitrate(bitsPerSecond: 128_000)
+
+    func validate(segmentDuration: Double) throws {
+        guard (16...3840).contains(size.width), (16...2160).contains(size.height) else {
+            throw ValidationError("--size \(size) is out of range: 16x16 to 3840x2160")
+        }
+        guard size.width % 2 == 0, size.height % 2 == 0 else {
+            throw ValidationError("--size \(size) must have even width and height (yuv420p)")
+        }
+        guard (1...60).contains(fps) else {
+            throw ValidationError("--fps \(fps) is out of range: 1 to 60")
+        }
+        guard (100_000...50_000_000).contains(videoBitrate.bitsPerSecond) else {
+            throw ValidationError("--video-bitrate \(videoBitrate) is out of range: 100k to 50M")
+        }
+        guard (32_000...320_000).contains(audioBitrate.bitsPerSecond) else {
+            throw ValidationError("--audio-bitrate \(audioBitrate) is out of range: 32k to 320k")
+        }
+        let frames = Double(fps) * segmentDuration
+        guard abs(frames - frames.rounded()) < 1e-9 else {
+            throw ValidationError(
+                "--segment-duration \(segmentDuration) must hold a whole number of frames at \(fps) fps")
+        }
+    }
+}
+
+struct OutputOptions: ParsableArguments {
+    @Option(help: "Segment container: fmp4 (CMAF, the default; needed by browsers without native HLS) or ts.")
+    var format: ContainerFormat = .fmp4
+
+    @Option(help: "Segment length in seconds, 1 to 10; every segment starts with a keyframe.")
+    var segmentDuration = 2.0
+
+    @Option(help: "Segments listed in the live playlist, at least 3.")
+    var playlistSize = 6
+
+    @Option(help: "Also write the stream to DIR/live/<channel>/ (atomic files) for another web server.")
+    var hlsDir: String?
+
+    func validate() throws {
+        guard (1...10).contains(segmentDuration) else {
+            throw ValidationError("--segment-duration \(segmentDuration) is out of range: 1 to 10 seconds")
+        }
+        guard playlistSize >= 3 else {
+            throw ValidationError("--playlist-size \(playlistSize) is too small: players need at least 3 segments")
+        }
+    }
+}
+
+struct ServerOptions: ParsableArguments {
+    @Option(help: "Address to listen on (0.0.0.0: every interface).")
+    var host = "0.0.0.0"
+
+    @Option(help: "TCP port to listen on, 1 to 65535.")
+    var port = 8080
+
+    @Option(help: "Access-Control-Allow-Origin for playlists and segments ('*': any web page).")
+    var allowOrigin = "*"
+
+    func validate() throws {
+        guard (1...65535).contains(port) else {
+            throw ValidationError("--port \(port) is out of range: 1 to 65535")
+        }
+    }
+}
+
+extension ContainerFormat: ExpressibleByArgument {}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import HLS
+import Logging
+import Publisher
+import Server
+
+struct Publish: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Capture, encode and publish a live HLS stream on a channel.",
+        discussion: """
+            The stream is served at http://HOST:PORT/live/<channel>/index.m3u8 until you press
+            Ctrl-C (or --duration runs out); the last segment is then listed and the playlist ended.
+
+            Examples:
+              onair publish --channel demo
+              onair publish --channel demo --format ts --segment-duration 4 --duration 10m
+              onair publish --channel demo --hls-dir /var/www/hls   (also serve with nginx)
+            """)
+
+    @Option(help: "Channel name: letters, digits, '-' and '_', up to 64.")
+    var channel = "demo"
+
+    @OptionGroup(title: "Sources")
+    var sources: SourceOptions
+
+    @OptionGroup(title: "Encoding")
+    var encoding: EncodingOptions
+
+    @OptionGroup(title: "HLS output")
+    var output: OutputOptions
+
+    @OptionGroup(title: "HTTP server")
+    var server: ServerOptions
+
+    @Option(help: "Stop by itself after this long (e.g. 30s, 10m, 1h). Default: until Ctrl-C.")
+    var duration: DurationValue?
+
+    @Option(help: "Log detail: trace, debug, info, notice, warning, error.")
+    var logLevel: Logger.Level = .info
+
+    func validate() throws {
+        guard channel.range(of: "^[A-Za-z0-9_-]{1,64}$", options: .regularExpression) != nil else {
+            throw ValidationError("channel '\(channel)' must be 1 to 64 letters, digits, '-' or '_'")
+        }
+        if let duration, duration.seconds <= 0 {
+            throw ValidationError("--duration must be longer than zero")
+        }
+        try encoding.validate(segmentDuration: output.segmentDuration)
+    }
+
+    /// The broadcast this command describes.
+    var broadcastConfiguration: BroadcastConfiguration {
+        var config = BroadcastConfiguration()
+        config.channel = channel
+        config.video = .testPattern
+        config.audio = sources.audio == .none ? .none : .testTone
+        config.width = encoding.size.width
+        config.height = encoding.size.height
+        config.fps = encoding.fps
+        config.videoBitrate = encoding.videoBitrate.bitsPerSecond
+        config.audioBitrate = encoding.audioBitrate.bitsPerSecond
+        config.format = output.format
+        config.segmentDuration = output.segmentDuration
+        config.playlistSize = output.playlistSize
+        config.hlsDirectory = output.hlsDir
+        config.duration = duration?.seconds
+        config.server = ServerConfiguration(host: server.host, port: server.port, allowOrigin: server.allowOrigin)
+        return config
+    }
+
+    func run() async throws {
+        try checkEnvironment()
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = logLevel
+            return handler
+        }
+        let logger = Logger(label: "onair")
+        if sources.source == nil {
+            logger.info("no --source given: publishing the built-in test pattern and tone")
+        }
+        let broadcast = Broadcast(configuration: broadcastConfiguration, logger: logger)
+        try await broadcast.run(showStatus: isatty(STDERR_FILENO) == 1)
+    }
+
+    /// Checks what only the machine can tell (port, folder) before anything starts.
+    func checkEnvironment() throws {
+        if let problem = PortCheck.problem(host: server.host, port: server.port) {
+            throw UsageError(message: "port \(server.port) on \(server.host) is not available (\(problem)); choose another with --port")
+        }
+        if let folder = output.hlsDir {
+            let channelFolder = URL(fileURLWithPath: folder).appendingPathComponent("live/\(channel)")
+            do {
+                try FileManager.default.createDirectory(at: channelFolder, withIntermediateDirectories: true)
+                let probe = channelFolder.appendingPathComponent(".onair-write-test")
+                try Data().write(to: probe)
+                try FileManager.default.removeItem(at: probe)
+            } catch {
+                throw UsageError(message: "--hls-dir \(folder) is not writable; choose a folder you can write to")
+            }
+        }
+    }
+}

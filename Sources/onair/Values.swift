@@ -1,0 +1,68 @@
+import ArgumentParser
+
+/// `WIDTHxHEIGHT`.
+struct FrameSize: ExpressibleByArgument, CustomStringConvertible, Equatable {
+    var width: Int
+    var height: Int
+
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    init?(argument: String) {
+        let parts = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else { return nil }
+        self.init(width: width, height: height)
+    }
+
+    var description: String { "\(width)x\(height)" }
+    var defaultValueDescription: String { description }
+}
+
+/// Bits per second: `2500000`, `2500k`, `2.5M`.
+struct Bitrate: ExpressibleByArgument, CustomStringConvertible, Equatable {
+    var bitsPerSecond: Int
+
+    init(bitsPerSecond: Int) {
+        self.bitsPerSecond = bitsPerSecond
+    }
+
+    init?(argument: String) {
+        let multipliers: [Character: Double] = ["k": 1e3, "K": 1e3, "m": 1e6, "M": 1e6]
+        var text = Substring(argument)
+        var multiplier = 1.0
+        if let last = text.last, let value = multipliers[last] {
+            multiplier = value
+            text = text.dropLast()
+        }
+        guard let number = Double(text), number > 0, number.isFinite else { return nil }
+        self.init(bitsPerSecond: Int((number * multiplier).rounded()))
+    }
+
+    var description: String {
+        bitsPerSecond % 1000 == 0 ? "\(bitsPerSecond / 1000)k" : "\(bitsPerSecond)"
+    }
+    var defaultValueDescription: String { description }
+}
+
+/// A length of time: `30s`, `10m`, `1h`, `1.5h`, or plain seconds.
+struct DurationValue: ExpressibleByArgument, Equatable {
+    var seconds: Double
+
+    init(seconds: Double) {
+        self.seconds = seconds
+    }
+
+    init?(argument: String) {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600]
+        var text = Substring(argument)
+        var unit = 1.0
+        if let last = text.last, let value = units[last] {
+            unit = value
+            text = text.dropLast()
+        }
+        guard let number = Double(text), number.isFinite else { return nil }
+        self.init(seconds: number * unit)
+    }
+}
