@@ -42,7 +42,7 @@ public final class AudioEncoder {
     /// Encodes the remaining samples (the last frame padded by the encoder) and drains it.
     public func flush() throws -> [EncodedPacket] {
         try resampler?.drain(into: fifo)
-        return try encodeQueued(flushing: true) + codec.encode(nil)
+        return try encodeQueued(flushing: true)
     }
 
     private func encodeQueued(flushing: Bool) throws -> [EncodedPacket] {
@@ -59,7 +59,21 @@ public final class AudioEncoder {
             nextPosition = (nextPosition ?? 0) + Int64(count)
             packets += try codec.encode(frame.frame)
         }
-        return packets
+        if flushing {
+            packets += try codec.encode(nil)
+        }
+        return packets.map(restampPriming)
+    }
+
+    /// AAC starts with `initial_padding` samples of encoder delay, stamped before zero. We
+    /// stamp each packet at its input position instead, so both tracks start at exactly 0 with
+    /// no muxer shifting or edit list; a decoder that keeps the priming plays sound 21 ms late,
+    /// well inside the 45 ms early / 125 ms late lip-sync window.
+    private func restampPriming(_ packet: EncodedPacket) -> EncodedPacket {
+        let padding = Int64(codec.context.pointee.initial_padding)
+        packet.packet.pointee.pts += padding
+        packet.packet.pointee.dts += padding
+        return packet
     }
 
     deinit {
