@@ -6,6 +6,12 @@ public struct YUVColor: Sendable, Equatable {
     public var cb: UInt8
     public var cr: UInt8
 
+    public init(y: UInt8, cb: UInt8, cr: UInt8) {
+        self.y = y
+        self.cb = cb
+        self.cr = cr
+    }
+
     /// Converts 8-bit sRGB.
     public init(red: Int, green: Int, blue: Int) {
         let r = Double(red) / 255, g = Double(green) / 255, b = Double(blue) / 255

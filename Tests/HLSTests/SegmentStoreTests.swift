@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+@testable import HLS
+
+@Suite struct SegmentStoreTests {
+    static func store(format: ContainerFormat = .fmp4, playlistSize: Int = 3) -> SegmentStore {
+        SegmentStore(
+            configuration: .init(
+                channel: "demo", format: format, segmentDuration: 2, playlistSize: playlistSize,
+                codecs: ["avc1.64001f", "mp4a.40.2"], width: 1280, height: 720, fps: 30, estimatedBitrate: 2_000_000),
+            startedAt: 1_795_000_000_000)
+    }
+
+    /// Lists `count` 2-second segments of `bytes` bytes each.
+    @discardableResult
+    static func publish(_ store: SegmentStore, count: Int, from first: Int = 0, bytes: Int = 500_000) -> [SegmentStore.Change] {
+        (first..<(first + count)).map { index in
+            store.appendFragment([UInt8](repeating: UInt8(index % 256), count: bytes))
+            return store.closeSegment(
+                duration: 2, programDateTime: 1_795_000_000_000 + Int64(index) * 2000, now: Double(index + 1) * 2)
+        }
+    }
+
+    static func playlist(_ store: SegmentStore) -> String {
+        String(decoding: store.file(named: "media.m3u8")!.bytes, as: UTF8.self)
+    }
+
+    @Test func windowSlidesAndMediaSequenceCountsRemovedSegments() {
+        let store = Self.store()
+        Self.publish(store, count: 5)
+        let text = Self.playlist(store)
+        #expect(text.contains("#EXT-X-MEDIA-SEQUENCE:2\n"))
+        #expect(text.components(separatedBy: "#EXTINF").count - 1 == 3)
+        #expect(text.hasSuffix("seg2.m4s\n#EXT-X-PROGRAM-DATE-TIME:2026-11-18T11:06:46.000Z\n#EXTINF:2.000,\nseg3.m4s\n#EXT-X-PROGRAM-DATE-TIME:2026-11-18T11:06:48.000Z\n#EXTINF:2.000,\nseg4.m4s\n"))
+    }
+
+    @Test func segmentLeavingTheWindowStaysForItsDurationPlusThePlaylistDuration() {
+        let store = Self.store()
+        Self.publish(store, count: 4)  // seg0 leaves at t=8: kept until 8 + 2 + 6 = 16
+        #expect(store.file(named: "seg0.m4s") != nil)
+        let changes = Self.publish(store, count: 3, from: 4)  // t = 10, 12, 14
+        #expect(changes.allSatisfy { $0.removed.isEmpty })
+        #expect(store.file(named: "seg0.m4s") != nil)
+        let next = Self.publish(store, count: 1, from: 7)  // t = 16: seg0 goes
+        #expect(next[0].removed == ["seg0.m4s"])
+        #expect(store.file(named: "seg0.m4s") == nil)
+        #expect(store.heldSegmentNames == ["seg1.m4s", "seg2.m4s", "seg3.m4s", "seg4.m4s", "seg5.m4s", "seg6.m4s", "seg7.m4s"])
+    }
+
+    @Test func segmentIsTheConcatenationOfItsFragments() {
+        let store = Self.store()
+        store.appendFragment([1, 2])
+        store.appendFragment([3])
+        _ = store.closeSegment(duration: 2, programDateTime: 0, now: 2)
+        #expect(store.file(named: "seg0.m4s")?.bytes == [1, 2, 3])
+        #expect(store.file(named: "seg0.m4s")?.contentType == "video/mp4")
+        #expect(store.file(named: "seg0.m4s")?.immutable == true)
+    }
+
+    @Test func endAddsEndlist() {
+        let store = Self.store()
+        Self.publish(store, count: 1)
+        _ = store.end()
+        #expect(Self.playlist(store).hasSuffix("seg0.m4s\n#EXT-X-ENDLIST\n"))
+        #expect(store.summary().live == false)
+    }
+
+    @Test func multivariantBandwidthIsMeasuredFromSegments() {
+        let store = Self.store()
+        let before = String(decoding: store.file(named: "index.m3u8")!.bytes, as: UTF8.self)
+        #expect(before.contains("BANDWIDTH=2000000,AVERAGE-BANDWIDTH=2000000"))
+        store.appendFragment([UInt8](repeating: 0, count: 250_000))  // 1 Mb/s over 2 s
+        _ = store.closeSegment(duration: 2, programDateTime: 0, now: 2)
+        store.appendFragment([UInt8](repeating: 0, count: 750_000))  // 3 Mb/s
+        _ = store.closeSegment(duration: 2, programDateTime: 2000, now: 4)
+        let after = String(decoding: store.file(named: "index.m3u8")!.bytes, as: UTF8.self)
+        #expect(after.contains("BANDWIDTH=3000000,AVERAGE-BANDWIDTH=2000000,CODECS=\"avc1.64001f,mp4a.40.2\""))
+    }
+
+    @Test func tsSegmentsHaveTheirTypeAndNoInitSegment() {
+        let store = Self.store(format: .ts)
+        #expect(store.setInitSegment([]).written.isEmpty)
+        Self.publish(store, count: 1, bytes: 188)
+        #expect(store.file(named: "seg0.ts")?.contentType == "video/mp2t")
+        #expect(store.file(named: "init.mp4") == nil)
+        #expect(!Self.playlist(store).contains("EXT-X-MAP"))
+    }
+
+    @Test func unknownFilesAreNotFound() {
+        let store = Self.store()
+        #expect(store.file(named: "seg0.m4s") == nil)
+        #expect(store.file(named: "../index.m3u8") == nil)
+    }
+
+    @Test func mirrorWritesAtomicallyAndRemovesExpiredSegments() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("onair-mirror-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let mirror = try DirectoryMirror(root: root, channel: "demo")
+        let store = Self.store()
+        try mirror.apply(store.setInitSegment([9, 9]))
+        for change in Self.publish(store, count: 8, bytes: 10) {
+            try mirror.apply(change)
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: mirror.folder.path).sorted()
+        #expect(names == ["index.m3u8", "init.mp4", "media.m3u8"] + (1...7).map { "seg\($0).m4s" })
+        let playlist = try String(contentsOf: mirror.folder.appendingPathComponent("media.m3u8"), encoding: .utf8)
+        #expect(playlist == Self.playlist(store))
+    }
+}

@@ -1,0 +1,73 @@
+import Testing
+
+@testable import HLS
+
+@Suite struct SegmenterTests {
+    static let frame = 1.0 / 30
+
+    /// Feeds `count` video frames at 30 fps, a keyframe every `gop`, and collects the events.
+    static func run(_ segmenter: inout Segmenter, frames count: Int, gop: Int = 60) -> [Segmenter.Event] {
+        (0..<count).flatMap { index in
+            segmenter.accept(kind: .video, time: Double(index) * frame, isKeyframe: index % gop == 0)
+        }
+    }
+
+    static func closed(_ events: [Segmenter.Event]) -> [Segmenter.ClosedSegment] {
+        events.compactMap { if case .segmentEnded(let segment) = $0 { segment } else { nil } }
+    }
+
+    @Test func segmentsEndBeforeEachKeyframeOnTheGrid() {
+        var segmenter = Segmenter(configuration: .init(segmentDuration: 2, frameDuration: Self.frame))
+        let segments = Self.closed(Self.run(&segmenter, frames: 181))
+        #expect(segments.map(\.index) == [0, 1, 2])
+        #expect(segments.map(\.start) == [0, 2, 4].map { Double($0) * 30 * Self.frame })
+        for segment in segments {
+            #expect(abs(segment.duration - 2) < 1e-9)
+        }
+    }
+
+    @Test func finishClosesTheLastSegmentAfterItsLastFrame() {
+        var segmenter = Segmenter(configuration: .init(segmentDuration: 2, frameDuration: Self.frame))
+        _ = Self.run(&segmenter, frames: 75)
+        let last = Self.closed(segmenter.finish())
+        #expect(last.count == 1)
+        #expect(last[0].index == 1)
+        #expect(abs(last[0].start - 2) < 1e-9)
+        #expect(abs(last[0].duration - 0.5) < 1e-9)
+    }
+
+    @Test func audioNeverCuts() {
+        var segmenter = Segmenter(configuration: .init(segmentDuration: 1, partDuration: 0.2, frameDuration: Self.frame))
+        _ = segmenter.accept(kind: .video, time: 0, isKeyframe: true)
+        #expect(segmenter.accept(kind: .audio, time: 5, isKeyframe: true).isEmpty)
+    }
+
+    @Test func keyframeOffTheGridDoesNotCut() {
+        var segmenter = Segmenter(configuration: .init(segmentDuration: 2, frameDuration: Self.frame))
+        _ = segmenter.accept(kind: .video, time: 0, isKeyframe: true)
+        #expect(segmenter.accept(kind: .video, time: 1, isKeyframe: true).isEmpty)
+    }
+
+    @Test func partsAreFragmentsOnTheirOwnGridAndMarkIndependence() {
+        var segmenter = Segmenter(configuration: .init(segmentDuration: 1, partDuration: 0.2, frameDuration: Self.frame))
+        let events = Self.run(&segmenter, frames: 31, gop: 30)
+        // Four parts of 6 frames end inside the segment, then the fifth ends with it.
+        let parts = events.compactMap { event -> (Double, Bool)? in
+            if case .fragmentEnded(let duration, let independent) = event { (duration, independent) } else { nil }
+        }
+        #expect(parts.count == 4)
+        #expect(parts.map(\.1) == [true, false, false, false])
+        for part in parts {
+            #expect(abs(part.0 - 0.2) < 1e-9)
+        }
+        let segments = Self.closed(events)
+        #expect(segments.count == 1)
+        #expect(abs(segments[0].lastFragmentDuration - 0.2) < 1e-9)
+        #expect(segments[0].lastFragmentIndependent == false)
+    }
+
+    @Test func nothingToFinishBeforeTheFirstFrame() {
+        var segmenter = Segmenter(configuration: .init(segmentDuration: 2, frameDuration: Self.frame))
+        #expect(segmenter.finish().isEmpty)
+    }
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the system packages onair needs (Debian 12), then builds it.
+# Idempotent: quiet when everything is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+    pkg-config zlib1g-dev                                      # build
+    libavcodec-dev libavformat-dev libavutil-dev               # libav: H.264/AAC, muxers
+    libswscale-dev libswresample-dev
+    ffmpeg                                                     # ffprobe for tests, the peer for benchmarks
+    python3 python3-pytest                                     # end-to-end tests
+    procps                                                     # pgrep/ps for tests and benchmarks
+)
+
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if ((${#missing[@]})); then
+    echo "setup: installing ${missing[*]}"
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! command -v swift >/dev/null; then
+    echo "setup: Swift 6.1 or later is needed on PATH (https://www.swift.org/install/linux/)" >&2
+    exit 1
+fi
+
+swift build -c "${ONAIR_BUILD:-debug}" --product onair 2>&1 | grep -E "error|warning: unre|Compiling onair|Build complete" || true
+test -x ".build/${ONAIR_BUILD:-debug}/onair"
