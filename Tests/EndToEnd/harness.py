@@ -1,0 +1,110 @@
+"""Runs the real onair binary and fetches what a viewer would, for the end-to-end tests."""
+
+import gzip
+import json
+import os
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+BINARY = os.environ.get("ONAIR_BINARY") or str(Path(__file__).resolve().parents[2] / ".build/debug/onair")
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_until(condition, timeout, interval=0.05, what="condition"):
+    """Polls `condition` until it returns a truthy value; fails after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(interval)
+
+
+class Response:
+    def __init__(self, status, headers, body):
+        self.status = status
+        self.headers = {k.lower(): v for k, v in headers.items()}
+        self.body = body
+
+    @property
+    def text(self):
+        return self.body.decode()
+
+
+def fetch(url, headers=None, method="GET"):
+    request = urllib.request.Request(url, headers=headers or {}, method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return Response(response.status, dict(response.headers), response.read())
+    except urllib.error.HTTPError as error:
+        return Response(error.code, dict(error.headers), error.read())
+    except (urllib.error.URLError, ConnectionError):
+        return None
+
+
+class Publisher:
+    """One `onair publish` process on a free port."""
+
+    def __init__(self, *arguments, channel="demo"):
+        self.channel = channel
+        self.port = free_port()
+        self.log = tempfile.NamedTemporaryFile(prefix="onair-", suffix=".log", delete=False)
+        self.process = subprocess.Popen(
+            [BINARY, "publish", "--channel", channel, "--port", str(self.port), "--host", "127.0.0.1", *arguments],
+            stdout=self.log, stderr=subprocess.STDOUT)
+
+    @property
+    def base(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def url(self, name):
+        return f"{self.base}/live/{self.channel}/{name}"
+
+    def get(self, name, **kwargs):
+        return fetch(self.url(name), **kwargs)
+
+    def wait_for_segments(self, count, timeout=30):
+        def listed():
+            response = self.get("media.m3u8")
+            return response and response.status == 200 and response.text.count("#EXTINF") >= count
+        wait_until(listed, timeout, what=f"{count} segments listed")
+
+    def stop(self, sig=signal.SIGINT, timeout=20):
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+        return self.process.wait(timeout=timeout)
+
+    def output(self):
+        return Path(self.log.name).read_text()
+
+    def kill(self):
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+def run_onair(*arguments, timeout=60):
+    return subprocess.run([BINARY, *arguments], capture_output=True, text=True, timeout=timeout)
+
+
+def ffprobe(path, *entries):
+    """ffprobe's JSON for a file: streams, and packets when asked."""
+    command = ["ffprobe", "-v", "error", "-of", "json", "-show_streams", *entries, str(path)]
+    return json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+
+
+def gunzip(body):
+    return gzip.decompress(body)

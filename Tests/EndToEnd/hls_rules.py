@@ -1,0 +1,121 @@
+"""An independent checker of the MUSTs in shared/HLS-RULES.md, for playlists seen while live."""
+
+import math
+import re
+from datetime import datetime
+
+PDT = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
+
+
+class MediaPlaylist:
+    def __init__(self, text):
+        assert text.endswith("\n"), "a playlist is served whole (ends with a newline)"
+        self.lines = text.splitlines()
+        assert self.lines[0] == "#EXTM3U"
+        self.tags = {}
+        self.segments = []
+        pending = {}
+        for line in self.lines[1:]:
+            if line.startswith("#EXTINF:"):
+                pending["duration"] = float(line[len("#EXTINF:"):].split(",")[0])
+            elif line.startswith("#EXT-X-PROGRAM-DATE-TIME:"):
+                pending["pdt"] = line.split(":", 1)[1]
+            elif line == "#EXT-X-DISCONTINUITY":
+                pending["discontinuity"] = True
+            elif line.startswith("#"):
+                name, _, value = line[1:].partition(":")
+                self.tags[name] = value
+            elif line:
+                self.segments.append({"uri": line, **pending})
+                pending = {}
+        assert not pending, "every tag that describes a segment is followed by its URI"
+
+    def int_tag(self, name):
+        return int(self.tags[name])
+
+    @property
+    def target(self):
+        return self.int_tag("EXT-X-TARGETDURATION")
+
+    @property
+    def sequence(self):
+        return self.int_tag("EXT-X-MEDIA-SEQUENCE")
+
+    @property
+    def ended(self):
+        return "EXT-X-ENDLIST" in self.tags
+
+    @property
+    def duration(self):
+        return sum(segment["duration"] for segment in self.segments)
+
+
+def check_media_playlist(playlist, container, window):
+    """The MUSTs one playlist must meet on its own."""
+    tags = playlist.tags
+    assert playlist.target >= 1
+    for segment in playlist.segments:
+        assert round(segment["duration"]) <= playlist.target, segment
+        assert segment["duration"] <= playlist.target + 0.5, segment
+        assert PDT.match(segment.get("pdt", "")), f"PROGRAM-DATE-TIME with ms and Z on {segment['uri']}"
+    assert "EXT-X-PLAYLIST-TYPE" not in tags, "a live playlist has no PLAYLIST-TYPE"
+    assert "EXT-X-DISCONTINUITY-SEQUENCE" in tags
+    assert "EXT-X-INDEPENDENT-SEGMENTS" in tags
+    if container == "fmp4":
+        assert tags.get("EXT-X-MAP", "").startswith('URI="'), "fMP4 needs EXT-X-MAP"
+        assert playlist.int_tag("EXT-X-VERSION") == 6, "EXT-X-MAP needs version 6, and nothing more"
+    else:
+        assert "EXT-X-MAP" not in tags
+        assert playlist.int_tag("EXT-X-VERSION") == 3, "fractional EXTINF needs version 3, and nothing more"
+    if not playlist.ended and len(playlist.segments) >= window:
+        assert playlist.duration >= 3 * playlist.target, "a full live playlist holds 3 target durations"
+        assert len(playlist.segments) >= 6 or window < 6
+    for earlier, later in zip(playlist.segments, playlist.segments[1:]):
+        gap = to_ms(later["pdt"]) - to_ms(earlier["pdt"])
+        assert abs(gap - earlier["duration"] * 1000) <= 1, "PROGRAM-DATE-TIME follows the durations"
+
+
+def check_history(history):
+    """The MUSTs across the successive playlists a player sees: (time seen, MediaPlaylist) pairs."""
+    targets = {playlist.target for _, playlist in history}
+    assert len(targets) == 1, f"TARGETDURATION never changes: {targets}"
+    sequence_of = {}
+    for _, playlist in history:
+        for offset, segment in enumerate(playlist.segments):
+            number = playlist.sequence + offset
+            assert sequence_of.setdefault(segment["uri"], number) == number, "a segment keeps its number"
+    sequences = [playlist.sequence for _, playlist in history]
+    assert sequences == sorted(sequences), "MEDIA-SEQUENCE never decreases"
+    ended = [playlist.ended for _, playlist in history]
+    assert ended == sorted(ended), "nothing follows ENDLIST"
+    first_seen = {}
+    for seen, playlist in history:
+        for segment in playlist.segments:
+            first_seen.setdefault(segment["uri"], seen)
+    times = sorted(first_seen.values())
+    target = targets.pop()
+    for earlier, later in zip(times, times[1:]):
+        assert later - earlier <= 1.5 * target + 0.5, "a new segment within 1.5 target durations"
+
+
+def to_ms(text):
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").timestamp() * 1000
+
+
+def parse_attributes(text):
+    return dict(re.findall(r'([A-Z-]+)=("[^"]*"|[^,]*)', text))
+
+
+def check_multivariant(text):
+    lines = text.splitlines()
+    assert lines[0] == "#EXTM3U"
+    variants = []
+    for index, line in enumerate(lines):
+        if line.startswith("#EXT-X-STREAM-INF:"):
+            attributes = parse_attributes(line.split(":", 1)[1])
+            for name in ("BANDWIDTH", "AVERAGE-BANDWIDTH", "CODECS", "RESOLUTION", "FRAME-RATE"):
+                assert name in attributes, f"{name} on EXT-X-STREAM-INF"
+            attributes["URI"] = lines[index + 1]
+            variants.append(attributes)
+    assert variants
+    return variants
