@@ -1,0 +1,46 @@
+"""Bad input: one clear line on stderr, exit status 2, nothing written."""
+
+import pytest
+
+from harness import free_port, run_onair
+
+CASES = [
+    (["--channel", "my channel"], "channel 'my channel' must be 1 to 64 letters, digits, '-' or '_'"),
+    (["--channel", "../etc"], "channel '../etc' must be"),
+    (["--size", "1279x720"], "--size 1279x720 must have even width and height"),
+    (["--size", "9999x9999"], "--size 9999x9999 is out of range"),
+    (["--fps", "0"], "--fps 0 is out of range: 1 to 60"),
+    (["--fps", "120"], "--fps 120 is out of range: 1 to 60"),
+    (["--segment-duration", "0"], "--segment-duration 0.0 is out of range: 1 to 10 seconds"),
+    (["--segment-duration", "12"], "--segment-duration 12.0 is out of range: 1 to 10 seconds"),
+    (["--playlist-size", "2"], "--playlist-size 2 is too small: players need at least 3 segments"),
+    (["--format", "mkv"], "The value 'mkv' is invalid for '--format <format>'"),
+    (["--port", "0"], "--port 0 is out of range: 1 to 65535"),
+]
+
+
+@pytest.mark.parametrize("arguments, message", CASES, ids=[" ".join(a) for a, _ in CASES])
+def test_bad_option_is_one_line_and_status_2(tmp_path, arguments, message):
+    out = tmp_path / "out"
+    result = run_onair("publish", "--hls-dir", str(out), *arguments)
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("onair: ") and message in lines[0], result.stderr
+    assert not out.exists(), "nothing is written"
+
+
+def test_unwritable_hls_dir_is_refused(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    folder = blocker / "hls"
+    result = run_onair("publish", "--port", str(free_port()), "--hls-dir", str(folder))
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"onair: --hls-dir {folder} is not writable; choose a folder you can write to"
+
+
+def test_help_reads_as_documentation():
+    result = run_onair("publish", "--help")
+    assert result.returncode == 0
+    for text in ("--channel", "--format <format>", "fmp4", "--segment-duration", "--hls-dir", "--duration",
+                 "/live/<channel>/index.m3u8"):
+        assert text in result.stdout
