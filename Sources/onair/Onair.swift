@@ -7,8 +7,8 @@ struct Onair: AsyncParsableCommand {
         commandName: "onair",
         abstract: "Publish a live HLS stream of a screen, with a built-in HTTP server.",
         discussion: """
-            Start a broadcast with `onair publish`, then open the playlist URL it prints in any
-            HLS player (Safari, VLC, ffplay, hls.js pages) or point a <video> element at it.
+            Start a broadcast with `onair publish`, then open the playlist URL it prints in any HLS player \
+            (Safari, VLC, ffplay, mpv) or point a web page's <video> element at it.
             """,
         subcommands: [Publish.self],
         defaultSubcommand: Publish.self)

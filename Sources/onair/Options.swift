@@ -12,24 +12,24 @@ struct SourceOptions: ParsableArguments {
         case none
     }
 
-    @Option(help: "What to capture: test (an animated pattern with a running clock).")
+    @Option(help: ArgumentHelp("What to capture: test (the default), an animated pattern with a running clock.", valueName: "source"))
     var source: Video?
 
-    @Option(help: "What to hear: test (a tone that beeps every second) or none.")
+    @Option(help: ArgumentHelp("What to hear: test, a tone that beeps every second; or none.", valueName: "audio"))
     var audio: Audio = .test
 }
 
 struct EncodingOptions: ParsableArguments {
-    @Option(help: "Output picture size, WIDTHxHEIGHT, both even.")
+    @Option(help: ArgumentHelp("Output picture size, both even.", valueName: "WxH"))
     var size = FrameSize(width: 1280, height: 720)
 
-    @Option(help: "Frames per second, 1 to 60.")
+    @Option(help: ArgumentHelp("Frames per second, 1 to 60.", valueName: "n"))
     var fps = 30
 
-    @Option(help: "H.264 rate cap, in bits per second (k and M suffixes).")
+    @Option(help: ArgumentHelp("H.264 rate cap in bits per second (k, M suffixes).", valueName: "rate"))
     var videoBitrate = Bitrate(bitsPerSecond: 2_500_000)
 
-    @Option(help: "AAC rate, in bits per second (k suffix).")
+    @Option(help: ArgumentHelp("AAC rate in bits per second (k suffix).", valueName: "rate"))
     var audioBitrate = Bitrate(bitsPerSecond: 128_000)
 
     func validate(segmentDuration: Double) throws {
@@ -57,16 +57,16 @@ struct EncodingOptions: ParsableArguments {
 }
 
 struct OutputOptions: ParsableArguments {
-    @Option(help: "Segment container: fmp4 (CMAF, the default; needed by browsers without native HLS) or ts.")
+    @Option(help: ArgumentHelp("Segment container: fmp4 (CMAF; plays in every browser) or ts (older players).", valueName: "format"))
     var format: ContainerFormat = .fmp4
 
-    @Option(help: "Segment length in seconds, 1 to 10; every segment starts with a keyframe.")
+    @Option(help: ArgumentHelp("Segment length, 1 to 10; every segment starts with a keyframe.", valueName: "seconds"))
     var segmentDuration = 2.0
 
-    @Option(help: "Segments listed in the live playlist, at least 3.")
+    @Option(help: ArgumentHelp("Segments listed in the live playlist, at least 3.", valueName: "n"))
     var playlistSize = 6
 
-    @Option(help: "Also write the stream to DIR/live/<channel>/ (atomic files) for another web server.")
+    @Option(help: ArgumentHelp("Also write the stream to DIR/live/<channel>/ (atomic files) for another web server.", valueName: "dir"))
     var hlsDir: String?
 
     func validate() throws {
@@ -80,13 +80,13 @@ struct OutputOptions: ParsableArguments {
 }
 
 struct ServerOptions: ParsableArguments {
-    @Option(help: "Address to listen on (0.0.0.0: every interface).")
+    @Option(help: ArgumentHelp("Address to listen on (0.0.0.0: every interface).", valueName: "address"))
     var host = "0.0.0.0"
 
-    @Option(help: "TCP port to listen on, 1 to 65535.")
+    @Option(help: ArgumentHelp("TCP port to listen on.", valueName: "port"))
     var port = 8080
 
-    @Option(help: "Access-Control-Allow-Origin for playlists and segments ('*': any web page).")
+    @Option(help: ArgumentHelp("Web pages allowed to play the stream: '*' (any) or one origin.", valueName: "origin"))
     var allowOrigin = "*"
 
     func validate() throws {

@@ -9,8 +9,8 @@ struct Publish: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Capture, encode and publish a live HLS stream on a channel.",
         discussion: """
-            The stream is served at http://HOST:PORT/live/<channel>/index.m3u8 until you press
-            Ctrl-C (or --duration runs out); the last segment is then listed and the playlist ended.
+            The stream is served at http://HOST:PORT/live/<channel>/index.m3u8 until you press Ctrl-C \
+            (or --duration runs out); the last segment is then listed and the playlist ended.
 
             Examples:
               onair publish --channel demo
@@ -18,7 +18,7 @@ struct Publish: AsyncParsableCommand {
               onair publish --channel demo --hls-dir /var/www/hls   (also serve with nginx)
             """)
 
-    @Option(help: "Channel name: letters, digits, '-' and '_', up to 64.")
+    @Option(help: ArgumentHelp("Channel name: letters, digits, '-' and '_', up to 64.", valueName: "name"))
     var channel = "demo"
 
     @OptionGroup(title: "Sources")
@@ -33,10 +33,10 @@ struct Publish: AsyncParsableCommand {
     @OptionGroup(title: "HTTP server")
     var server: ServerOptions
 
-    @Option(help: "Stop by itself after this long (e.g. 30s, 10m, 1h). Default: until Ctrl-C.")
+    @Option(help: ArgumentHelp("Stop by itself after this long (30s, 10m, 1h). Default: at Ctrl-C.", valueName: "time"))
     var duration: DurationValue?
 
-    @Option(help: "Log detail: trace, debug, info, notice, warning, error.")
+    @Option(help: ArgumentHelp("How much to log.", valueName: "level"))
     var logLevel: Logger.Level = .info
 
     func validate() throws {
@@ -78,7 +78,8 @@ struct Publish: AsyncParsableCommand {
         }
         let logger = Logger(label: "onair")
         if sources.source == nil {
-            logger.info("no --source given: publishing the built-in test pattern and tone")
+            let display = ProcessInfo.processInfo.environment["DISPLAY"].map { "display \($0)" } ?? "no display"
+            logger.notice("publishing the built-in test pattern and tone (\(display); pick one with --source)")
         }
         let broadcast = Broadcast(configuration: broadcastConfiguration, logger: logger)
         try await broadcast.run(showStatus: isatty(STDERR_FILENO) == 1)
