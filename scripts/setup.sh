@@ -10,7 +10,7 @@ packages=(
     libswscale-dev libswresample-dev
     ffmpeg                                                     # ffprobe for tests, the peer for benchmarks
     python3 python3-pytest                                     # end-to-end tests
-    procps                                                     # pgrep/ps for tests and benchmarks
+    procps time bc                                             # benchmarks: CPU and peak memory
 )
 
 missing=()

@@ -41,9 +41,10 @@ struct StatusReporter: Service {
     static func line(summary: ChannelSummary, fps: Double, bitsPerSecond: Double, url: String) -> String {
         let uptime = max(0, Int(Date().timeIntervalSince1970) - Int(summary.startedAt / 1000))
         let clock = String(format: "%02d:%02d:%02d", uptime / 3600, uptime / 60 % 60, uptime % 60)
+        let segments = summary.segments == 1 ? "1 segment" : "\(summary.segments) segments"
         return String(
-            format: "● LIVE %@  %@  %.1f fps  %.2f Mb/s  %d segments  %@", summary.name, clock, fps,
-            bitsPerSecond / 1e6, summary.segments, url)
+            format: "● LIVE %@  %@  %.1f fps  %.2f Mb/s  %@  %@", summary.name, clock, fps, bitsPerSecond / 1e6,
+            segments, url)
     }
 }
 

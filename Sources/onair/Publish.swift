@@ -47,6 +47,12 @@ struct Publish: AsyncParsableCommand {
             throw ValidationError("--duration must be longer than zero")
         }
         try encoding.validate(segmentDuration: output.segmentDuration)
+        let target = output.segmentDuration.rounded(.up)
+        guard Double(output.playlistSize) * output.segmentDuration >= 3 * target else {
+            throw ValidationError(
+                "--playlist-size \(output.playlistSize) of \(output.segmentDuration) s segments is too short: "
+                    + "a live playlist holds at least 3 target durations (\(Int(3 * target)) s)")
+        }
     }
 
     /// The broadcast this command describes.

@@ -14,6 +14,8 @@ CASES = [
     (["--segment-duration", "0"], "--segment-duration 0.0 is out of range: 1 to 10 seconds"),
     (["--segment-duration", "12"], "--segment-duration 12.0 is out of range: 1 to 10 seconds"),
     (["--playlist-size", "2"], "--playlist-size 2 is too small: players need at least 3 segments"),
+    (["--segment-duration", "1.5", "--fps", "30", "--playlist-size", "3"],
+     "--playlist-size 3 of 1.5 s segments is too short: a live playlist holds at least 3 target durations (6 s)"),
     (["--format", "mkv"], "The value 'mkv' is invalid for '--format <format>'"),
     (["--port", "0"], "--port 0 is out of range: 1 to 65535"),
 ]

@@ -1,5 +1,6 @@
 """`onair publish` end to end: what a viewer downloads over HTTP while the channel is live."""
 
+import subprocess
 import time
 from pathlib import Path
 
@@ -184,3 +185,38 @@ def test_mirror_holds_the_same_files_as_the_server(broadcast):
 
 def ext(broadcast):
     return "m4s" if broadcast.container == "fmp4" else "ts"
+
+
+def test_sps_and_pps_travel_in_band_before_every_idr(broadcast):
+    for uri, data in broadcast.segments.items():
+        if broadcast.container == "ts":
+            units = annexb_nal_types(subprocess.run(
+                ["ffmpeg", "-v", "error", "-i", "-", "-map", "0:v", "-c", "copy", "-f", "h264", "-"],
+                input=data, capture_output=True, check=True).stdout)
+        else:
+            units = mdat_nal_types(data)
+        first_slice = next(i for i, t in enumerate(units) if t in (1, 5))
+        assert units[first_slice] == 5, f"{uri}: the first slice is an IDR"
+        assert {7, 8} <= set(units[:first_slice]), f"{uri}: SPS and PPS before it: {units}"
+
+
+def annexb_nal_types(stream, limit=8):
+    types, index = [], 0
+    while index < len(stream) - 3 and len(types) < limit:
+        if stream[index:index + 3] == b"\0\0\1":
+            types.append(stream[index + 3] & 0x1F)
+            index += 3
+        else:
+            index += 1
+    return types
+
+
+def mdat_nal_types(segment, limit=16):
+    """NAL unit types of the first mdat up to its first slice (the video run comes first in a fragment)."""
+    index = segment.find(b"mdat") + 4
+    types = []
+    while len(types) < limit and not set(types) & {1, 5}:
+        size = int.from_bytes(segment[index:index + 4], "big")
+        types.append(segment[index + 4] & 0x1F)
+        index += 4 + size
+    return types

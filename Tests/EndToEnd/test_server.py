@@ -107,3 +107,21 @@ def test_a_port_in_use_is_refused_before_anything_starts(tmp_path):
     assert result.returncode == 2
     assert result.stderr.strip() == f"onair: port {port} on 127.0.0.1 is not available (Address already in use); choose another with --port"
     assert not (tmp_path / "out").exists()
+
+
+def test_a_segment_that_left_the_playlist_stays_downloadable_then_goes():
+    # 1 s segments, 3 listed: seg0 leaves when seg3 is listed, and stays 1 + 3 s more.
+    publisher = Publisher("--segment-duration", "1", "--playlist-size", "3")
+    try:
+        publisher.wait_for_segments(1)
+        def removed():
+            playlist = MediaPlaylist(publisher.get("media.m3u8").text)
+            return playlist.sequence >= 1 and playlist
+        playlist = wait_until(removed, 30, what="seg0 to leave the playlist")
+        assert "seg0.m4s" not in [s["uri"] for s in playlist.segments]
+        assert publisher.get("seg0.m4s").status == 200, "still downloadable right after it left"
+        wait_until(lambda: publisher.get("seg0.m4s").status == 404, 15, what="seg0 to be freed")
+        later = MediaPlaylist(publisher.get("media.m3u8").text)
+        assert later.sequence >= 4, "freed no sooner than its duration plus the playlist's after leaving"
+    finally:
+        publisher.kill()

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Publishes the same live stream with onair and with the ffmpeg CLI, one after the other, and
+# prints CPU seconds and peak memory of each with the ratios.
+#
+#   scripts/bench.sh [seconds]      (default 30)
+#
+# Both encode 1280x720 at 30 fps, H.264 libx264 veryfast/zerolatency capped at 2500k with a
+# keyframe every 60 frames and no scene-cut keyframes, AAC-LC 128k 48 kHz stereo, fMP4 HLS with
+# 2-second segments and 6 in the playlist, paced in real time. The sources differ: onair's own
+# test pattern and tone, ffmpeg's testsrc2 and sine; see BENCHMARKS.md on what that means.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-30}
+ONAIR_BUILD=release scripts/setup.sh >/dev/null
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+measure() {  # name, command...: runs it under GNU time, prints "name cpu_seconds peak_kib"
+    local name=$1
+    shift
+    /usr/bin/time -f "%U %S %M" -o "$work/$name.time" "$@" >"$work/$name.log" 2>&1
+    read -r user system peak <"$work/$name.time"
+    echo "$name $(echo "$user + $system" | bc) $peak"
+}
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+onair=$(measure onair .build/release/onair publish --channel bench --duration "${seconds}s" \
+    --host 127.0.0.1 --port "$port" --hls-dir "$work/onair")
+
+mkdir -p "$work/ffmpeg"
+ffmpeg=$(measure ffmpeg ffmpeg -hide_banner -nostdin -re \
+    -f lavfi -i "testsrc2=size=1280x720:rate=30" -f lavfi -i "sine=frequency=440:sample_rate=48000" \
+    -t "$seconds" -map 0:v -map 1:a \
+    -c:v libx264 -preset veryfast -tune zerolatency -pix_fmt yuv420p -g 60 -keyint_min 60 -sc_threshold 0 \
+    -b:v 2500k -maxrate 2500k -bufsize 2500k \
+    -c:a aac -b:a 128k -ar 48000 -ac 2 \
+    -f hls -hls_time 2 -hls_list_size 6 -hls_segment_type fmp4 -hls_flags delete_segments \
+    "$work/ffmpeg/index.m3u8")
+
+read -r _ onair_cpu onair_rss <<<"$onair"
+read -r _ ffmpeg_cpu ffmpeg_rss <<<"$ffmpeg"
+printf "%-8s %12s %14s\n" "" "CPU seconds" "peak RSS MiB"
+printf "%-8s %12.2f %14.1f\n" onair "$onair_cpu" "$(echo "$onair_rss / 1024" | bc -l)"
+printf "%-8s %12.2f %14.1f\n" ffmpeg "$ffmpeg_cpu" "$(echo "$ffmpeg_rss / 1024" | bc -l)"
+printf "%-8s %11.2fx %13.2fx\n" ratio "$(echo "$onair_cpu / $ffmpeg_cpu" | bc -l)" "$(echo "$onair_rss / $ffmpeg_rss" | bc -l)"
+printf "(%s s of 1280x720@30 each; onair/ffmpeg ratios, lower is better for onair)\n" "$seconds"
