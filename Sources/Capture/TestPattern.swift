@@ -9,6 +9,7 @@ public final class TestPattern: VideoSource {
     private let fps: Int
     private let clock: MediaClock
     private let background: VideoFrame
+    private let pool: VideoFramePool
 
     static let bars: [YUVColor] = [
         YUVColor(red: 191, green: 191, blue: 191), YUVColor(red: 191, green: 191, blue: 0),
@@ -24,6 +25,7 @@ public final class TestPattern: VideoSource {
         self.height = height
         self.fps = fps
         self.clock = clock
+        pool = try VideoFramePool(width: width, height: height)
         background = try VideoFrame(width: width, height: height, index: 0)
         let canvas = Canvas(frame: background)
         canvas.fill(x: 0, y: 0, width: width, height: height, color: Self.backdrop)
@@ -39,7 +41,7 @@ public final class TestPattern: VideoSource {
     }
 
     public func capture(index: Int64, at seconds: Double) throws -> VideoFrame? {
-        let frame = try VideoFrame(width: width, height: height, index: index)
+        let frame = try pool.makeFrame(index: index)
         for plane in 0..<3 {
             background.withPlane(plane) { source, sourceStride, planeWidth, planeHeight in
                 frame.withPlane(plane) { target, targetStride, _, _ in

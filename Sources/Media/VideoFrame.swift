@@ -25,6 +25,43 @@ public final class VideoFrame: @unchecked Sendable {
         self.frame = frame!
     }
 
+    /// Wraps a pooled buffer holding the three planes; the frame releases it when freed.
+    /// Wraps `av_image_fill_arrays`.
+    init(
+        takingOwnership buffer: UnsafeMutablePointer<AVBufferRef>, width: Int, height: Int, alignment: Int32,
+        index: Int64
+    ) throws(LibavError) {
+        var frame: UnsafeMutablePointer<AVFrame>? = av_frame_alloc()
+        guard let allocated = frame else {
+            var buffer: UnsafeMutablePointer<AVBufferRef>? = buffer
+            av_buffer_unref(&buffer)
+            throw LibavError(code: -ENOMEM, operation: "av_frame_alloc")
+        }
+        allocated.pointee.width = Int32(width)
+        allocated.pointee.height = Int32(height)
+        allocated.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        allocated.pointee.pts = index
+        allocated.pointee.buf.0 = buffer
+        let filled = withUnsafeMutablePointer(to: &allocated.pointee.data) { data in
+            withUnsafeMutablePointer(to: &allocated.pointee.linesize) { linesize in
+                data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 4) { data in
+                    linesize.withMemoryRebound(to: Int32.self, capacity: 4) { linesize in
+                        av_image_fill_arrays(
+                            data, linesize, buffer.pointee.data, AV_PIX_FMT_YUV420P, Int32(width), Int32(height),
+                            alignment)
+                    }
+                }
+            }
+        }
+        do {
+            try check(filled, "av_image_fill_arrays")
+        } catch {
+            av_frame_free(&frame)
+            throw error
+        }
+        self.frame = allocated
+    }
+
     /// A new frame sharing this one's picture (reference counted, no copy). Wraps `av_frame_ref`.
     public func reference(index: Int64) throws(LibavError) -> VideoFrame {
         try VideoFrame(referencing: self, index: index)
