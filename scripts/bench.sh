@@ -37,10 +37,23 @@ ffmpeg=$(measure ffmpeg ffmpeg -hide_banner -nostdin -re \
     -f hls -hls_time 2 -hls_list_size 6 -hls_segment_type fmp4 -hls_flags delete_segments \
     "$work/ffmpeg/index.m3u8")
 
+rate() {  # folder: average output bitrate of the segments still on disk, in Mb/s
+    python3 - "$1" <<'PY'
+import re, sys, pathlib
+folder = pathlib.Path(sys.argv[1])
+playlist = next(folder.rglob("*.m3u8") if not (folder / "live").exists() else folder.rglob("media.m3u8"))
+text = playlist.read_text()
+names = re.findall(r"^(?!#)(\S+)$", text, re.M)
+durations = [float(d) for d in re.findall(r"#EXTINF:([\d.]+)", text)]
+size = sum((playlist.parent / n).stat().st_size for n in names)
+print(f"{size * 8 / sum(durations) / 1e6:.2f}")
+PY
+}
+
 read -r _ onair_cpu onair_rss <<<"$onair"
 read -r _ ffmpeg_cpu ffmpeg_rss <<<"$ffmpeg"
-printf "%-8s %12s %14s\n" "" "CPU seconds" "peak RSS MiB"
-printf "%-8s %12.2f %14.1f\n" onair "$onair_cpu" "$(echo "$onair_rss / 1024" | bc -l)"
-printf "%-8s %12.2f %14.1f\n" ffmpeg "$ffmpeg_cpu" "$(echo "$ffmpeg_rss / 1024" | bc -l)"
+printf "%-8s %12s %14s %16s\n" "" "CPU seconds" "peak RSS MiB" "output Mb/s"
+printf "%-8s %12.2f %14.1f %16s\n" onair "$onair_cpu" "$(echo "$onair_rss / 1024" | bc -l)" "$(rate "$work/onair")"
+printf "%-8s %12.2f %14.1f %16s\n" ffmpeg "$ffmpeg_cpu" "$(echo "$ffmpeg_rss / 1024" | bc -l)" "$(rate "$work/ffmpeg")"
 printf "%-8s %11.2fx %13.2fx\n" ratio "$(echo "$onair_cpu / $ffmpeg_cpu" | bc -l)" "$(echo "$onair_rss / $ffmpeg_rss" | bc -l)"
 printf "(%s s of 1280x720@30 each; onair/ffmpeg ratios, lower is better for onair)\n" "$seconds"

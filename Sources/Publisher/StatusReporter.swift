@@ -40,11 +40,19 @@ struct StatusReporter: Service {
     /// `● LIVE demo  00:01:05  30.0 fps  2.41 Mb/s  33 segments  http://…`
     static func line(summary: ChannelSummary, fps: Double, bitsPerSecond: Double, url: String) -> String {
         let uptime = max(0, Int(Date().timeIntervalSince1970) - Int(summary.startedAt / 1000))
-        let clock = String(format: "%02d:%02d:%02d", uptime / 3600, uptime / 60 % 60, uptime % 60)
+        let clock = [uptime / 3600, uptime / 60 % 60, uptime % 60].map { $0 < 10 ? "0\($0)" : "\($0)" }
         let segments = summary.segments == 1 ? "1 segment" : "\(summary.segments) segments"
-        return String(
-            format: "● LIVE %@  %@  %.1f fps  %.2f Mb/s  %@  %@", summary.name, clock, fps, bitsPerSecond / 1e6,
-            segments, url)
+        return "● LIVE \(summary.name)  \(clock.joined(separator: ":"))  \(fixed(fps, decimals: 1)) fps  "
+            + "\(fixed(bitsPerSecond / 1e6, decimals: 2)) Mb/s  \(segments)  \(url)"
+    }
+
+    /// A number with a fixed count of decimals (plain Swift: `String(format:)` would load ICU).
+    static func fixed(_ value: Double, decimals: Int) -> String {
+        var scale = 1
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = Int((max(0, value) * Double(scale)).rounded())
+        let fraction = String(scaled % scale)
+        return "\(scaled / scale)." + String(repeating: "0", count: decimals - fraction.count) + fraction
     }
 }
 

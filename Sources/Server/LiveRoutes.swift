@@ -1,4 +1,3 @@
-import Foundation
 import CompressNIO
 import HLS
 import Hummingbird
@@ -42,9 +41,9 @@ struct LiveRoutes {
     static func acceptsGzip(_ value: String?) -> Bool {
         guard let value else { return false }
         return value.split(separator: ",").contains { item in
-            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.first?.lowercased() == "gzip" else { return false }
-            return !parts.dropFirst().contains { $0.replacingOccurrences(of: " ", with: "") == "q=0" }
+            let parts = item.split(separator: ";").map { $0.filter { $0 != " " && $0 != "\t" }.lowercased() }
+            guard parts.first == "gzip" else { return false }
+            return !parts.dropFirst().contains { $0 == "q=0" || $0 == "q=0.0" || $0 == "q=0.00" || $0 == "q=0.000" }
         }
     }
 }

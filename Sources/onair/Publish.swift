@@ -40,7 +40,7 @@ struct Publish: AsyncParsableCommand {
     var logLevel: Logger.Level = .info
 
     func validate() throws {
-        guard channel.range(of: "^[A-Za-z0-9_-]{1,64}$", options: .regularExpression) != nil else {
+        guard Self.isChannelName(channel) else {
             throw ValidationError("channel '\(channel)' must be 1 to 64 letters, digits, '-' or '_'")
         }
         if let duration, duration.seconds <= 0 {
@@ -53,6 +53,16 @@ struct Publish: AsyncParsableCommand {
                 "--playlist-size \(output.playlistSize) of \(output.segmentDuration) s segments is too short: "
                     + "a live playlist holds at least 3 target durations (\(Int(3 * target)) s)")
         }
+    }
+
+    /// `[A-Za-z0-9_-]{1,64}`: safe in a URL path and a folder name.
+    static func isChannelName(_ name: String) -> Bool {
+        (1...64).contains(name.utf8.count)
+            && name.utf8.allSatisfy { byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: "_")
+            }
     }
 
     /// The broadcast this command describes.
