@@ -10,7 +10,7 @@ packages=(
     libswscale-dev libswresample-dev
     ffmpeg                                                     # ffprobe for tests, the peer for benchmarks
     python3 python3-pytest                                     # end-to-end tests
-    procps time bc                                             # benchmarks: CPU and peak memory
+    procps time bc fonts-dejavu-core                           # benchmarks: CPU, peak memory, the peer's font
 )
 
 missing=()
