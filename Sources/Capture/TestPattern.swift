@@ -66,7 +66,7 @@ public final class TestPattern: VideoSource {
         let clockY = (height / 2 - clockScale * 2) & ~1
         canvas.text(clockText, x: ((width - clockWidth) / 2) & ~1, y: clockY, scale: clockScale, color: .white)
         let counterScale = max(2, clockScale / 2) & ~1
-        let counterText = "FRAME " + Self.padded(index, width: 7)
+        let counterText = "FRAME " + String(zeroPadded: index, width: 7)
         canvas.text(
             counterText, x: ((width - counterText.count * 6 * counterScale) / 2) & ~1,
             y: clockY + clockScale * 9, scale: counterScale, color: .white)
@@ -76,12 +76,7 @@ public final class TestPattern: VideoSource {
     /// `HH:MM:SS.mmm` of a wall time in UTC.
     static func clockText(milliseconds: Int64) -> String {
         let day = ((milliseconds % 86_400_000) + 86_400_000) % 86_400_000
-        return padded(day / 3_600_000, width: 2) + ":" + padded(day / 60_000 % 60, width: 2) + ":"
-            + padded(day / 1000 % 60, width: 2) + "." + padded(day % 1000, width: 3)
-    }
-
-    static func padded(_ value: Int64, width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        return String(zeroPadded: day / 3_600_000, width: 2) + ":" + String(zeroPadded: day / 60_000 % 60, width: 2)
+            + ":" + String(zeroPadded: day / 1000 % 60, width: 2) + "." + String(zeroPadded: day % 1000, width: 3)
     }
 }

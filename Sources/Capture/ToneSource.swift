@@ -24,7 +24,8 @@ public final class ToneSource: AudioSource {
             position: position)
         frame.withInterleavedSamples { samples in
             for index in 0..<Self.chunk {
-                let value = Self.sample(at: position + Int64(index), anchorWallMilliseconds: clock.anchorWallMilliseconds)
+                let value = Self.sample(
+                    at: position + Int64(index), anchorWallMilliseconds: clock.anchorWallMilliseconds)
                 samples[2 * index] = value
                 samples[2 * index + 1] = value
             }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The one clock of a broadcast: a monotonic anchor and the wall time read at the same instant.

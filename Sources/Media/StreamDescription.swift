@@ -21,9 +21,10 @@ public final class StreamDescription: @unchecked Sendable {
         self.parameters = parameters!
         self.kind = kind
         self.timeBase = TimeBase(encoder.pointee.time_base.num, encoder.pointee.time_base.den)
-        let extradata = parameters!.pointee.extradata.map {
-            Array(UnsafeBufferPointer(start: $0, count: Int(parameters!.pointee.extradata_size)))
-        } ?? []
+        let extradata =
+            parameters!.pointee.extradata.map {
+                Array(UnsafeBufferPointer(start: $0, count: Int(parameters!.pointee.extradata_size)))
+            } ?? []
         switch kind {
         case .video: self.codecString = CodecString.avc(extradata: extradata) ?? "avc1.640028"
         case .audio: self.codecString = CodecString.aac(extradata: extradata)

@@ -85,7 +85,9 @@ public final class VideoFrame: @unchecked Sendable {
         _ body: (_ bytes: UnsafeMutablePointer<UInt8>, _ stride: Int, _ width: Int, _ height: Int) throws -> R
     ) rethrows -> R {
         let shift = plane == 0 ? 0 : 1
-        let data = withUnsafeBytes(of: &frame.pointee.data) { $0.load(fromByteOffset: plane * 8, as: UnsafeMutablePointer<UInt8>.self) }
+        let data = withUnsafeBytes(of: &frame.pointee.data) {
+            $0.load(fromByteOffset: plane * 8, as: UnsafeMutablePointer<UInt8>.self)
+        }
         let stride = withUnsafeBytes(of: &frame.pointee.linesize) { $0.load(fromByteOffset: plane * 4, as: Int32.self) }
         return try body(data, Int(stride), (width + shift) >> shift, (height + shift) >> shift)
     }

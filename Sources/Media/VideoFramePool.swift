@@ -22,7 +22,8 @@ public final class VideoFramePool: @unchecked Sendable {
     /// A writable picture from the pool. Wraps `av_buffer_pool_get` and `av_image_fill_arrays`.
     public func makeFrame(index: Int64) throws(LibavError) -> VideoFrame {
         let buffer = try checkAllocation(av_buffer_pool_get(pool), "av_buffer_pool_get")
-        return try VideoFrame(takingOwnership: buffer, width: width, height: height, alignment: Self.alignment, index: index)
+        return try VideoFrame(
+            takingOwnership: buffer, width: width, height: height, alignment: Self.alignment, index: index)
     }
 
     deinit {

@@ -56,7 +56,8 @@ public final class Broadcast: Sendable {
         let pacer = Pacer(fps: config.fps, clock: clock)
         let videoSource: any VideoSource =
             switch config.video {
-            case .testPattern: try TestPattern(width: config.width, height: config.height, fps: config.fps, clock: clock)
+            case .testPattern:
+                try TestPattern(width: config.width, height: config.height, fps: config.fps, clock: clock)
             }
         let audioSource: (any AudioSource)? =
             switch config.audio {
@@ -86,6 +87,7 @@ public final class Broadcast: Sendable {
         try await group.run()
         let summary = store.summary()
         logger.info(
-            "stopped channel \(config.channel): \(summary.segments) segments, \(pacer.captured.current) frames captured, \(pacer.repeated.current) repeated")
+            "stopped channel \(config.channel): \(summary.segments) segments, \(pacer.captured.current) frames captured, \(pacer.repeated.current) repeated"
+        )
     }
 }

@@ -9,7 +9,9 @@ public enum HTTPServer {
         directory: ChannelDirectory, configuration: ServerConfiguration, logger: Logger
     ) -> some ApplicationProtocol {
         let router = Router()
-        router.add(middleware: CORSMiddleware(allowOrigin: .custom(configuration.allowOrigin), allowMethods: [.get, .head, .options]))
+        router.add(
+            middleware: CORSMiddleware(
+                allowOrigin: .custom(configuration.allowOrigin), allowMethods: [.get, .head, .options]))
         LiveRoutes(directory: directory).register(on: router)
         IndexPage(directory: directory, configuration: configuration).register(on: router)
         return Application(

@@ -12,7 +12,9 @@ struct SourceOptions: ParsableArguments {
         case none
     }
 
-    @Option(help: ArgumentHelp("What to capture: test (the default), an animated pattern with a running clock.", valueName: "source"))
+    @Option(
+        help: ArgumentHelp(
+            "What to capture: test (the default), an animated pattern with a running clock.", valueName: "source"))
     var source: Video?
 
     @Option(help: ArgumentHelp("What to hear: test, a tone that beeps every second; or none.", valueName: "audio"))
@@ -57,7 +59,9 @@ struct EncodingOptions: ParsableArguments {
 }
 
 struct OutputOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Segment container: fmp4 (CMAF; plays in every browser) or ts (older players).", valueName: "format"))
+    @Option(
+        help: ArgumentHelp(
+            "Segment container: fmp4 (CMAF; plays in every browser) or ts (older players).", valueName: "format"))
     var format: ContainerFormat = .fmp4
 
     @Option(help: ArgumentHelp("Segment length, 1 to 10; every segment starts with a keyframe.", valueName: "seconds"))
@@ -66,7 +70,9 @@ struct OutputOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Segments listed in the live playlist, at least 3.", valueName: "n"))
     var playlistSize = 6
 
-    @Option(help: ArgumentHelp("Also write the stream to DIR/live/<channel>/ (atomic files) for another web server.", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Also write the stream to DIR/live/<channel>/ (atomic files) for another web server.", valueName: "dir"))
     var hlsDir: String?
 
     func validate() throws {

@@ -59,7 +59,8 @@ struct Publish: AsyncParsableCommand {
     static func isChannelName(_ name: String) -> Bool {
         (1...64).contains(name.utf8.count)
             && name.utf8.allSatisfy { byte in
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
                     || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
                     || byte == UInt8(ascii: "_")
             }
@@ -104,15 +105,13 @@ struct Publish: AsyncParsableCommand {
     /// Checks what only the machine can tell (port, folder) before anything starts.
     func checkEnvironment() throws {
         if let problem = PortCheck.problem(host: server.host, port: server.port) {
-            throw UsageError(message: "port \(server.port) on \(server.host) is not available (\(problem)); choose another with --port")
+            throw UsageError(
+                message:
+                    "port \(server.port) on \(server.host) is not available (\(problem)); choose another with --port")
         }
         if let folder = output.hlsDir {
-            let channelFolder = URL(fileURLWithPath: folder).appendingPathComponent("live/\(channel)")
             do {
-                try FileManager.default.createDirectory(at: channelFolder, withIntermediateDirectories: true)
-                let probe = channelFolder.appendingPathComponent(".onair-write-test")
-                try Data().write(to: probe)
-                try FileManager.default.removeItem(at: probe)
+                _ = try DirectoryMirror(root: URL(fileURLWithPath: folder), channel: channel)
             } catch {
                 throw UsageError(message: "--hls-dir \(folder) is not writable; choose a folder you can write to")
             }

@@ -6,7 +6,9 @@ import Testing
     static let start: Int64 = 1_795_000_000_000  // 2026-11-18T11:06:40.000Z
 
     static func segments(_ range: Range<Int>, duration: Double = 2) -> [MediaPlaylist.Segment] {
-        range.map { MediaPlaylist.Segment(uri: "seg\($0).m4s", duration: duration, programDateTime: start + Int64($0) * 2000) }
+        range.map {
+            MediaPlaylist.Segment(uri: "seg\($0).m4s", duration: duration, programDateTime: start + Int64($0) * 2000)
+        }
     }
 
     @Test func rendersLiveFMP4PlaylistExactly() {
@@ -32,10 +34,12 @@ import Testing
     }
 
     @Test func endedTSPlaylistHasNoMapAndEndsWithEndlist() {
-        var playlist = MediaPlaylist(version: 3, targetDuration: 4, segments: [
-            .init(uri: "seg0.ts", duration: 4, programDateTime: Self.start),
-            .init(uri: "seg1.ts", duration: 1.5, programDateTime: Self.start + 4000),
-        ])
+        var playlist = MediaPlaylist(
+            version: 3, targetDuration: 4,
+            segments: [
+                .init(uri: "seg0.ts", duration: 4, programDateTime: Self.start),
+                .init(uri: "seg1.ts", duration: 1.5, programDateTime: Self.start + 4000),
+            ])
         playlist.ended = true
         #expect(
             playlist.render() == """
@@ -72,10 +76,13 @@ import Testing
     }
 
     @Test func multivariantListsTheRenditionWithCodecsAndBandwidth() {
-        let playlist = MultivariantPlaylist(version: 6, variants: [
-            .init(uri: "media.m3u8", bandwidth: 2_900_000, averageBandwidth: 2_600_000,
-                  codecs: ["avc1.64001f", "mp4a.40.2"], width: 1280, height: 720, frameRate: 30)
-        ])
+        let playlist = MultivariantPlaylist(
+            version: 6,
+            variants: [
+                .init(
+                    uri: "media.m3u8", bandwidth: 2_900_000, averageBandwidth: 2_600_000,
+                    codecs: ["avc1.64001f", "mp4a.40.2"], width: 1280, height: 720, frameRate: 30)
+            ])
         #expect(
             playlist.render() == """
                 #EXTM3U

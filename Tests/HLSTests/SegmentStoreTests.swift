@@ -14,7 +14,9 @@ import Testing
 
     /// Lists `count` 2-second segments of `bytes` bytes each.
     @discardableResult
-    static func publish(_ store: SegmentStore, count: Int, from first: Int = 0, bytes: Int = 500_000) -> [SegmentStore.Change] {
+    static func publish(_ store: SegmentStore, count: Int, from first: Int = 0, bytes: Int = 500_000) -> [SegmentStore
+        .Change]
+    {
         (first..<(first + count)).map { index in
             store.appendFragment([UInt8](repeating: UInt8(index % 256), count: bytes))
             return store.closeSegment(
@@ -32,7 +34,10 @@ import Testing
         let text = Self.playlist(store)
         #expect(text.contains("#EXT-X-MEDIA-SEQUENCE:2\n"))
         #expect(text.components(separatedBy: "#EXTINF").count - 1 == 3)
-        #expect(text.hasSuffix("seg2.m4s\n#EXT-X-PROGRAM-DATE-TIME:2026-11-18T11:06:46.000Z\n#EXTINF:2.000,\nseg3.m4s\n#EXT-X-PROGRAM-DATE-TIME:2026-11-18T11:06:48.000Z\n#EXTINF:2.000,\nseg4.m4s\n"))
+        #expect(
+            text.hasSuffix(
+                "seg2.m4s\n#EXT-X-PROGRAM-DATE-TIME:2026-11-18T11:06:46.000Z\n#EXTINF:2.000,\nseg3.m4s\n#EXT-X-PROGRAM-DATE-TIME:2026-11-18T11:06:48.000Z\n#EXTINF:2.000,\nseg4.m4s\n"
+            ))
     }
 
     @Test func segmentLeavingTheWindowStaysForItsDurationPlusThePlaylistDuration() {
@@ -45,7 +50,10 @@ import Testing
         let next = Self.publish(store, count: 1, from: 7)  // t = 16: seg0 goes
         #expect(next[0].removed == ["seg0.m4s"])
         #expect(store.file(named: "seg0.m4s") == nil)
-        #expect(store.heldSegmentNames == ["seg1.m4s", "seg2.m4s", "seg3.m4s", "seg4.m4s", "seg5.m4s", "seg6.m4s", "seg7.m4s"])
+        #expect(
+            store.heldSegmentNames == [
+                "seg1.m4s", "seg2.m4s", "seg3.m4s", "seg4.m4s", "seg5.m4s", "seg6.m4s", "seg7.m4s",
+            ])
     }
 
     @Test func segmentIsTheConcatenationOfItsFragments() {

@@ -37,7 +37,8 @@ import Testing
     }
 
     @Test func audioNeverCuts() {
-        var segmenter = Segmenter(configuration: .init(segmentDuration: 1, partDuration: 0.2, frameDuration: Self.frame))
+        var segmenter = Segmenter(
+            configuration: .init(segmentDuration: 1, partDuration: 0.2, frameDuration: Self.frame))
         _ = segmenter.accept(kind: .video, time: 0, isKeyframe: true)
         #expect(segmenter.accept(kind: .audio, time: 5, isKeyframe: true).isEmpty)
     }
@@ -49,7 +50,8 @@ import Testing
     }
 
     @Test func partsAreFragmentsOnTheirOwnGridAndMarkIndependence() {
-        var segmenter = Segmenter(configuration: .init(segmentDuration: 1, partDuration: 0.2, frameDuration: Self.frame))
+        var segmenter = Segmenter(
+            configuration: .init(segmentDuration: 1, partDuration: 0.2, frameDuration: Self.frame))
         let events = Self.run(&segmenter, frames: 31, gop: 30)
         // Four parts of 6 frames end inside the segment, then the fifth ends with it.
         let parts = events.compactMap { event -> (Double, Bool)? in

@@ -39,6 +39,8 @@ import Testing
     }
 
     private func luma(_ frame: VideoFrame, row: Int) -> [UInt8] {
-        frame.withPlane(0) { bytes, stride, width, _ in Array(UnsafeBufferPointer(start: bytes + row * stride, count: width)) }
+        frame.withPlane(0) { bytes, stride, width, _ in
+            Array(UnsafeBufferPointer(start: bytes + row * stride, count: width))
+        }
     }
 }

@@ -21,7 +21,9 @@ import Testing
 
     @Test func planesAreLaidOutForYUV420() throws {
         let frame = try VideoFramePool(width: 64, height: 36).makeFrame(index: 0)
-        let sizes = (0..<3).map { plane in frame.withPlane(plane) { _, stride, width, height in [stride, width, height] } }
+        let sizes = (0..<3).map { plane in
+            frame.withPlane(plane) { _, stride, width, height in [stride, width, height] }
+        }
         #expect(sizes == [[64, 64, 36], [32, 32, 18], [32, 32, 18]])
     }
 

@@ -1,3 +1,5 @@
+import Media
+
 /// A live media playlist as a value: what it lists, not how it is stored.
 public struct MediaPlaylist: Sendable, Equatable {
     public struct Segment: Sendable, Equatable {
@@ -74,8 +76,6 @@ extension MediaPlaylist {
 
     /// Three decimals, as EXTINF and FRAME-RATE are written.
     static func decimal(_ value: Double) -> String {
-        let thousandths = Int64((value * 1000).rounded())
-        let fraction = String(thousandths % 1000)
-        return "\(thousandths / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+        String(fixed: value, decimals: 3)
     }
 }

@@ -1,3 +1,5 @@
+import Media
+
 /// Formats wall times as EXT-X-PROGRAM-DATE-TIME wants them: ISO 8601, milliseconds, `Z`.
 public enum ProgramDateTime {
     /// `2026-11-22T03:10:00.250Z` for milliseconds since 1970.
@@ -27,7 +29,6 @@ public enum ProgramDateTime {
     }
 
     private static func pad(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        String(zeroPadded: value, width: width)
     }
 }

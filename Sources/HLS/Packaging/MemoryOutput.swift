@@ -11,7 +11,6 @@ final class MemoryOutput {
     init() throws {
         let size: Int32 = 64 * 1024
         let buffer = try checkAllocation(av_malloc(Int(size)), "av_malloc")
-        bytes.reserveCapacity(1 << 20)
         // The callback's opaque pointer is this object, which outlives the context it frees.
         var allocated: UnsafeMutablePointer<AVIOContext>?
         allocated = avio_alloc_context(
@@ -32,7 +31,7 @@ final class MemoryOutput {
     /// Flushes the context and hands over everything written since the last take.
     func take() -> [UInt8] {
         avio_flush(context)
-        defer { bytes.removeAll(keepingCapacity: true) }
+        defer { bytes = [] }
         return bytes
     }
 

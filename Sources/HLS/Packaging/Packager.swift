@@ -49,7 +49,8 @@ final class Packager {
     /// Writes one packet into the open fragment. Wraps `av_write_frame`.
     func write(_ packet: EncodedPacket) throws {
         guard let index = streamIndex[packet.kind] else { return }
-        var copy: UnsafeMutablePointer<AVPacket>? = try checkAllocation(av_packet_clone(packet.packet), "av_packet_clone")
+        var copy: UnsafeMutablePointer<AVPacket>? = try checkAllocation(
+            av_packet_clone(packet.packet), "av_packet_clone")
         defer { av_packet_free(&copy) }
         copy!.pointee.stream_index = index
         av_packet_rescale_ts(

@@ -43,23 +43,24 @@ public final class PackagingStage {
                 interleaver.end(kind)
             }
             while let packet = interleaver.pop() {
-                let events = segmenter.accept(kind: packet.kind, time: packet.presentationSeconds, isKeyframe: packet.isKeyframe)
+                let events = segmenter.accept(
+                    kind: packet.kind, time: packet.presentationSeconds, isKeyframe: packet.isKeyframe)
                 try apply(events)
                 try packager.write(packet)
             }
         }
-        try apply(segmenter.finish())
-        _ = try packager.finish()
+        try apply(segmenter.finish(), last: true)
         publish(store.end())
     }
 
-    private func apply(_ events: [Segmenter.Event]) throws {
+    /// Cuts what the events say; the last segment ends with the muxer's trailer.
+    private func apply(_ events: [Segmenter.Event], last: Bool = false) throws {
         for event in events {
             switch event {
             case .fragmentEnded:
                 store.appendFragment(try packager.cutFragment(segmentStartsNext: false))
             case .segmentEnded(let segment):
-                store.appendFragment(try packager.cutFragment(segmentStartsNext: true))
+                store.appendFragment(try last ? packager.finish() : packager.cutFragment(segmentStartsNext: true))
                 publish(
                     store.closeSegment(
                         duration: segment.duration, programDateTime: clock.wallMilliseconds(at: segment.start),

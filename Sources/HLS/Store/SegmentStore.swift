@@ -67,8 +67,9 @@ public final class SegmentStore: Sendable {
         var totalBytes = 0
         var totalDuration = 0.0
         var peakBitrate = 0
-        var mediaPlaylist = ""
-        var multivariantPlaylist = ""
+        /// Rendered once per change, served as they are.
+        var mediaPlaylist: [UInt8] = []
+        var multivariantPlaylist: [UInt8] = []
     }
 
     public static let mediaPlaylistName = "media.m3u8"
@@ -82,8 +83,7 @@ public final class SegmentStore: Sendable {
         self.configuration = configuration
         self.startedAt = startedAt
         var initial = State()
-        initial.mediaPlaylist = Self.mediaPlaylist(of: initial, configuration: configuration).render()
-        initial.multivariantPlaylist = Self.multivariantPlaylist(of: initial, configuration: configuration).render()
+        Self.render(&initial, configuration: configuration)
         state = Mutex(initial)
     }
 
@@ -108,7 +108,8 @@ public final class SegmentStore: Sendable {
             state.nextSequence += 1
             let name = "seg\(sequence).\(configuration.format.segmentExtension)"
             state.segments.append(
-                Segment(sequence: sequence, name: name, duration: duration, programDateTime: programDateTime, bytes: bytes))
+                Segment(
+                    sequence: sequence, name: name, duration: duration, programDateTime: programDateTime, bytes: bytes))
             if duration > 0 {
                 state.totalBytes += bytes.count
                 state.totalDuration += duration
@@ -120,8 +121,8 @@ public final class SegmentStore: Sendable {
             var change = Change(written: [(name, bytes)])
             change.removed = Self.retire(&state, now: now, configuration: configuration)
             Self.render(&state, configuration: configuration)
-            change.written.append((Self.mediaPlaylistName, Array(state.mediaPlaylist.utf8)))
-            change.written.append((Self.multivariantPlaylistName, Array(state.multivariantPlaylist.utf8)))
+            change.written.append((Self.mediaPlaylistName, state.mediaPlaylist))
+            change.written.append((Self.multivariantPlaylistName, state.multivariantPlaylist))
             return change
         }
     }
@@ -131,7 +132,7 @@ public final class SegmentStore: Sendable {
         state.withLock { state in
             state.ended = true
             Self.render(&state, configuration: configuration)
-            return Change(written: [(Self.mediaPlaylistName, Array(state.mediaPlaylist.utf8))])
+            return Change(written: [(Self.mediaPlaylistName, state.mediaPlaylist)])
         }
     }
 
@@ -141,11 +142,11 @@ public final class SegmentStore: Sendable {
             switch name {
             case Self.multivariantPlaylistName:
                 return File(
-                    bytes: Array(state.multivariantPlaylist.utf8), contentType: "application/vnd.apple.mpegurl",
+                    bytes: state.multivariantPlaylist, contentType: "application/vnd.apple.mpegurl",
                     immutable: false)
             case Self.mediaPlaylistName:
                 return File(
-                    bytes: Array(state.mediaPlaylist.utf8), contentType: "application/vnd.apple.mpegurl",
+                    bytes: state.mediaPlaylist, contentType: "application/vnd.apple.mpegurl",
                     immutable: false)
             case configuration.format.initSegmentName:
                 return state.initSegment.map { File(bytes: $0, contentType: "video/mp4", immutable: true) }
@@ -163,7 +164,8 @@ public final class SegmentStore: Sendable {
             ChannelSummary(
                 name: configuration.channel, live: !state.ended, startedAt: startedAt, width: configuration.width,
                 height: configuration.height, fps: configuration.fps, segments: state.nextSequence,
-                bytes: state.totalBytes, measuredBitrate: state.totalDuration > 0
+                bytes: state.totalBytes,
+                measuredBitrate: state.totalDuration > 0
                     ? Int(Double(state.totalBytes * 8) / state.totalDuration) : nil)
         }
     }
@@ -188,8 +190,8 @@ public final class SegmentStore: Sendable {
     }
 
     private static func render(_ state: inout State, configuration: Configuration) {
-        state.mediaPlaylist = mediaPlaylist(of: state, configuration: configuration).render()
-        state.multivariantPlaylist = multivariantPlaylist(of: state, configuration: configuration).render()
+        state.mediaPlaylist = Array(mediaPlaylist(of: state, configuration: configuration).render().utf8)
+        state.multivariantPlaylist = Array(multivariantPlaylist(of: state, configuration: configuration).render().utf8)
     }
 
     static func mediaPlaylist(of state: State, configuration: Configuration) -> MediaPlaylist {
@@ -206,7 +208,8 @@ public final class SegmentStore: Sendable {
     }
 
     static func multivariantPlaylist(of state: State, configuration: Configuration) -> MultivariantPlaylist {
-        let average = state.totalDuration > 0
+        let average =
+            state.totalDuration > 0
             ? Int(Double(state.totalBytes * 8) / state.totalDuration) : configuration.estimatedBitrate
         return MultivariantPlaylist(
             version: configuration.format.playlistVersion,
