@@ -10,10 +10,14 @@ public final class Pacer {
     public let clock: MediaClock
     public let captured = Counter()
     public let repeated = Counter()
+    /// Work done once per fresh picture (the watermark): a repeat shares its picture with the
+    /// frame before, so it must not be stamped again.
+    private let prepare: ((VideoFrame) -> Void)?
 
-    public init(fps: Int, clock: MediaClock) {
+    public init(fps: Int, clock: MediaClock, prepare: ((VideoFrame) -> Void)? = nil) {
         self.fps = fps
         self.clock = clock
+        self.prepare = prepare
     }
 
     /// Runs until the stop signal's media time; closes `output` when done.
@@ -30,6 +34,7 @@ public final class Pacer {
             let frame: VideoFrame
             if let fresh {
                 captured.add()
+                prepare?(fresh)
                 frame = fresh
             } else if let last {
                 repeated.add()

@@ -53,7 +53,13 @@ public final class Broadcast: Sendable {
             mirror: mirror, clock: clock,
             onMirrorFailure: { error in logger.warning("writing to --hls-dir failed: \(error)") })
 
-        let pacer = Pacer(fps: config.fps, clock: clock)
+        let overlay = config.watermark.map {
+            WatermarkOverlay(image: $0.image, placement: $0.placement, frameWidth: config.width, frameHeight: config.height)
+        }
+        if let overlay, overlay.fitted {
+            logger.warning("the watermark is larger than the \(config.width)x\(config.height) picture: shrunk to fit")
+        }
+        let pacer = Pacer(fps: config.fps, clock: clock, prepare: overlay.map { overlay in { overlay.apply(to: $0) } })
         let videoSource: any VideoSource =
             switch config.video {
             case .testPattern:

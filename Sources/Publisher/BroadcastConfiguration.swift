@@ -1,3 +1,4 @@
+public import Encoding
 public import HLS
 public import Server
 
@@ -32,6 +33,8 @@ public struct BroadcastConfiguration: Sendable {
     /// Stop by itself after this many seconds.
     public var duration: Double?
     public var server = ServerConfiguration()
+    /// The decoded watermark image and where to stamp it, if any.
+    public var watermark: (image: WatermarkImage, placement: WatermarkPlacement)?
 
     public init() {}
 

@@ -15,6 +15,7 @@ struct Publish: AsyncParsableCommand {
             Examples:
               onair publish --channel demo
               onair publish --channel demo --format ts --segment-duration 4 --duration 10m
+              onair publish --channel demo --watermark web/logo.png --watermark-opacity 0.8
               onair publish --channel demo --hls-dir /var/www/hls   (also serve with nginx)
             """)
 
@@ -26,6 +27,9 @@ struct Publish: AsyncParsableCommand {
 
     @OptionGroup(title: "Encoding")
     var encoding: EncodingOptions
+
+    @OptionGroup(title: "Watermark")
+    var watermark: WatermarkOptions
 
     @OptionGroup(title: "HLS output")
     var output: OutputOptions
@@ -88,6 +92,8 @@ struct Publish: AsyncParsableCommand {
 
     func run() async throws {
         try checkEnvironment()
+        var configuration = broadcastConfiguration
+        configuration.watermark = try watermark.load()
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = logLevel
@@ -98,7 +104,7 @@ struct Publish: AsyncParsableCommand {
             let display = ProcessInfo.processInfo.environment["DISPLAY"].map { "display \($0)" } ?? "no display"
             logger.notice("publishing the built-in test pattern and tone (\(display); pick one with --source)")
         }
-        let broadcast = Broadcast(configuration: broadcastConfiguration, logger: logger)
+        let broadcast = Broadcast(configuration: configuration, logger: logger)
         try await broadcast.run(showStatus: isatty(STDERR_FILENO) == 1)
     }
 
