@@ -72,6 +72,7 @@ let package = Package(
         ),
         .testTarget(name: "HLSTests", dependencies: ["HLS"], swiftSettings: swiftSettings),
         .testTarget(name: "MediaTests", dependencies: ["Media", "Encoding", "Capture"], swiftSettings: swiftSettings),
+        .testTarget(name: "EncodingTests", dependencies: ["Encoding", "Media"], swiftSettings: swiftSettings),
         .testTarget(name: "OnairTests", dependencies: ["onair"], swiftSettings: swiftSettings),
     ]
 )

@@ -56,6 +56,16 @@ public final class WatermarkImage: Sendable {
 
 /// Why a watermark cannot be used; each message says what to do.
 public enum WatermarkError: Error, CustomStringConvertible, Equatable {
+    /// Errors compare by kind and file: the decoder's detail is for logs, not for tests.
+    public static func == (lhs: WatermarkError, rhs: WatermarkError) -> Bool {
+        switch (lhs, rhs) {
+        case (.unreadable(let a), .unreadable(let b)), (.notPNG(let a), .notPNG(let b)), (.empty(let a), .empty(let b)):
+            a == b
+        case (.corrupt(let a, _), .corrupt(let b, _)), (.unsupported(let a, _), .unsupported(let b, _)): a == b
+        default: false
+        }
+    }
+
     case unreadable(String)
     case notPNG(String)
     case corrupt(String, String)
