@@ -64,7 +64,7 @@ let package = Package(
         .executableTarget(
             name: "onair",
             dependencies: [
-                "Publisher",
+                "Publisher", "Media", "Encoding",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -22,7 +22,6 @@ public final class Broadcast: Sendable {
     /// writes EXT-X-ENDLIST before returning.
     public func run(showStatus: Bool) async throws {
         let config = configuration
-        LibavLog.showErrorsOnly()
         let clock = MediaClock.start()
         let stop = StopSignal(after: config.duration)
         let stats = BroadcastStats()

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HLS
 import Logging
+import Media
 import Publisher
 import Server
 
@@ -91,6 +92,7 @@ struct Publish: AsyncParsableCommand {
     }
 
     func run() async throws {
+        LibavLog.silence()
         try checkEnvironment()
         var configuration = broadcastConfiguration
         configuration.watermark = try watermark.load()

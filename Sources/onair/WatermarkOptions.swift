@@ -6,6 +6,7 @@ struct WatermarkOptions: ParsableArguments {
     var watermark: String?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "top-left, top-right, bottom-left, bottom-right, center, or X,Y in output pixels (negative: from the right or bottom).",
             valueName: "where"))
