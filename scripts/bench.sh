@@ -27,6 +27,9 @@ measure() {  # name, command...: runs it under GNU time, prints "name cpu_second
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 onair=$(measure onair .build/release/onair publish --channel bench --duration "${seconds}s" \
     --host 127.0.0.1 --port "$port" --hls-dir "$work/onair")
+# The same with the sample logo stamped on every frame: what the watermark costs.
+stamped=$(measure stamped .build/release/onair publish --channel bench --duration "${seconds}s" \
+    --host 127.0.0.1 --port "$port" --hls-dir "$work/stamped" --watermark web/logo.png)
 
 ffmpeg_publish() {  # name, input arguments...: the ffmpeg CLI with onair's settings
     local name=$1
@@ -71,6 +74,11 @@ read -r _ onair_cpu onair_rss <<<"$onair"
 printf "%s s of 1280x720@30, H.264 veryfast/zerolatency 2500k cap + AAC 128k, fMP4 HLS 2 s segments\n" "$seconds"
 printf "%-22s %12s %14s %12s %11s %9s\n" "" "CPU seconds" "peak RSS MiB" "output Mb/s" "onair CPU" "onair RSS"
 row "onair (test pattern)" "$onair" "$work/onair"
+row "onair + watermark" "$stamped" "$work/stamped"
 row "ffmpeg testsrc2" "$ffmpeg" "$work/ffmpeg"
 row "ffmpeg alike picture" "$alike" "$work/alike"
 echo "(ratios: onair / peer; below 1 means onair uses less)"
+read -r _ stamped_cpu _ <<<"$stamped"
+blend=$(grep -o "watermark: .* s in all" "$work/stamped.log" | grep -o "[0-9.]* s in all" | cut -d" " -f1)
+printf "watermark blend: %s s of %.2f s CPU = %.2f%% of the pipeline (%s)\n" "$blend" "$stamped_cpu" \
+    "$(echo "100 * $blend / $stamped_cpu" | bc -l)" "$(grep -o "watermark: .*" "$work/stamped.log")"

@@ -10,6 +10,8 @@ public final class Pacer {
     public let clock: MediaClock
     public let captured = Counter()
     public let repeated = Counter()
+    /// Nanoseconds spent preparing fresh pictures, to show what the watermark costs.
+    public let preparing = Counter()
     /// Work done once per fresh picture (the watermark): a repeat shares its picture with the
     /// frame before, so it must not be stamped again.
     private let prepare: ((VideoFrame) -> Void)?
@@ -34,7 +36,11 @@ public final class Pacer {
             let frame: VideoFrame
             if let fresh {
                 captured.add()
-                prepare?(fresh)
+                if let prepare {
+                    let start = MediaClock.monotonicNanoseconds()
+                    prepare(fresh)
+                    preparing.add(Int(MediaClock.monotonicNanoseconds() - start))
+                }
                 frame = fresh
             } else if let last {
                 repeated.add()

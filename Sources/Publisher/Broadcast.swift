@@ -53,7 +53,8 @@ public final class Broadcast: Sendable {
             onMirrorFailure: { error in logger.warning("writing to --hls-dir failed: \(error)") })
 
         let overlay = config.watermark.map {
-            WatermarkOverlay(image: $0.image, placement: $0.placement, frameWidth: config.width, frameHeight: config.height)
+            WatermarkOverlay(
+                image: $0.image, placement: $0.placement, frameWidth: config.width, frameHeight: config.height)
         }
         if let overlay, overlay.fitted {
             logger.warning("the watermark is larger than the \(config.width)x\(config.height) picture: shrunk to fit")
@@ -90,6 +91,12 @@ public final class Broadcast: Sendable {
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: Logger(label: "onair.services", factory: { _ in SwiftLogNoOpLogHandler() })))
         try await group.run()
+        if overlay != nil, pacer.captured.current > 0 {
+            let microseconds = Double(pacer.preparing.current) / Double(pacer.captured.current) / 1000
+            logger.info(
+                "watermark: \(pacer.captured.current) frames stamped, \(String(fixed: microseconds, decimals: 1)) µs each, \(String(fixed: Double(pacer.preparing.current) / 1e9, decimals: 3)) s in all"
+            )
+        }
         let summary = store.summary()
         logger.info(
             "stopped channel \(config.channel): \(summary.segments) segments, \(pacer.captured.current) frames captured, \(pacer.repeated.current) repeated"

@@ -18,15 +18,17 @@ struct WatermarkOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Size as a factor of the image's own size. (default: 1)", valueName: "factor"))
     var watermarkScale: Double?
 
-    @Option(help: ArgumentHelp("Width in output pixels instead; the height keeps the aspect ratio.", valueName: "pixels"))
+    @Option(
+        help: ArgumentHelp("Width in output pixels instead; the height keeps the aspect ratio.", valueName: "pixels"))
     var watermarkWidth: Int?
 
     @Option(help: ArgumentHelp("0 (invisible) to 1 (as the image is).", valueName: "opacity"))
     var watermarkOpacity = 1.0
 
     func validate() throws {
-        if watermark == nil, watermarkScale != nil || watermarkWidth != nil || watermarkOpacity != 1 || watermarkMargin != 16
-            || watermarkPosition.position != .topRight
+        if watermark == nil,
+            watermarkScale != nil || watermarkWidth != nil || watermarkOpacity != 1 || watermarkMargin != 16
+                || watermarkPosition.position != .topRight
         {
             throw ValidationError("the --watermark-… options need --watermark FILE.png")
         }

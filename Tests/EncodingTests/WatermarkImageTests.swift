@@ -47,7 +47,9 @@ import Testing
     }
 
     @Test func badFilesAreRefusedWithWhatToDo() throws {
-        let good = PNGBuilder.make(width: 2, height: 2, bitDepth: 8, colourType: 6, rows: [[UInt8]](repeating: [1, 2, 3, 4, 5, 6, 7, 8], count: 2))
+        let good = PNGBuilder.make(
+            width: 2, height: 2, bitDepth: 8, colourType: 6,
+            rows: [[UInt8]](repeating: [1, 2, 3, 4, 5, 6, 7, 8], count: 2))
         let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0, 16, 0x4A, 0x46, 0x49, 0x46]
         #expect(throws: WatermarkError.notPNG("image")) { try WatermarkImage(png: jpeg) }
         #expect(throws: WatermarkError.corrupt("image", "")) { try WatermarkImage(png: Array(good.dropLast(30))) }
@@ -56,6 +58,8 @@ import Testing
         #expect(throws: WatermarkError.corrupt("image", "")) { try WatermarkImage(png: damaged) }
         let empty = PNGBuilder.make(width: 0, height: 0, bitDepth: 8, colourType: 6, rows: [])
         #expect(throws: WatermarkError.empty("image")) { try WatermarkImage(png: empty) }
-        #expect(WatermarkError.notPNG("logo.jpg.png").description == "--watermark logo.jpg.png is not a PNG file; convert it to PNG")
+        #expect(
+            WatermarkError.notPNG("logo.jpg.png").description
+                == "--watermark logo.jpg.png is not a PNG file; convert it to PNG")
     }
 }

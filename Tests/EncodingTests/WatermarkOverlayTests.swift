@@ -22,7 +22,8 @@ import Testing
     /// A solid image of straight (not premultiplied) RGBA in 0…1.
     static func solid(width: Int, height: Int, _ rgba: SIMD4<Float>) -> WatermarkImage {
         let premultiplied = SIMD4<Float>(rgba.x * rgba.w, rgba.y * rgba.w, rgba.z * rgba.w, rgba.w)
-        return WatermarkImage(width: width, height: height, pixels: Array(repeating: premultiplied, count: width * height))
+        return WatermarkImage(
+            width: width, height: height, pixels: Array(repeating: premultiplied, count: width * height))
     }
 
     @Test func halfTransparentRedBlendsExactlyInsideAndNowhereElse() throws {
@@ -30,7 +31,8 @@ import Testing
         placement.position = .topLeft
         placement.margin = 4
         let overlay = WatermarkOverlay(
-            image: Self.solid(width: 8, height: 6, [1, 0, 0, 0.5]), placement: placement, frameWidth: 64, frameHeight: 36)
+            image: Self.solid(width: 8, height: 6, [1, 0, 0, 0.5]), placement: placement, frameWidth: 64,
+            frameHeight: 36)
         #expect([overlay.x, overlay.y, overlay.width, overlay.height] == [4, 4, 8, 6])
         let frame = try Self.frame()
         overlay.apply(to: frame)
@@ -60,8 +62,10 @@ import Testing
 
     @Test func transparentPixelsLeaveThePictureUntouched() throws {
         let frame = try Self.frame(y: 77)
-        WatermarkOverlay(image: Self.solid(width: 20, height: 20, [1, 0, 1, 0]), placement: .init(), frameWidth: 64, frameHeight: 36)
-            .apply(to: frame)
+        WatermarkOverlay(
+            image: Self.solid(width: 20, height: 20, [1, 0, 1, 0]), placement: .init(), frameWidth: 64, frameHeight: 36
+        )
+        .apply(to: frame)
         #expect(Self.sample(frame, plane: 0, x: 40, y: 10) == 77)
     }
 
@@ -83,11 +87,20 @@ import Testing
     @Test func sizeFollowsScaleOrWidthAndShrinksToFit() {
         var placement = WatermarkPlacement()
         placement.size = .scale(0.5)
-        #expect(placement.drawnSize(imageWidth: 252, imageHeight: 72, frameWidth: 1280, frameHeight: 720) == (126, 36, false))
+        #expect(
+            placement.drawnSize(imageWidth: 252, imageHeight: 72, frameWidth: 1280, frameHeight: 720) == (
+                126, 36, false
+            ))
         placement.size = .width(100)
-        #expect(placement.drawnSize(imageWidth: 252, imageHeight: 72, frameWidth: 1280, frameHeight: 720) == (100, 29, false))
+        #expect(
+            placement.drawnSize(imageWidth: 252, imageHeight: 72, frameWidth: 1280, frameHeight: 720) == (
+                100, 29, false
+            ))
         placement.size = .scale(1)
-        #expect(placement.drawnSize(imageWidth: 2000, imageHeight: 500, frameWidth: 640, frameHeight: 360) == (640, 160, true))
+        #expect(
+            placement.drawnSize(imageWidth: 2000, imageHeight: 500, frameWidth: 640, frameHeight: 360) == (
+                640, 160, true
+            ))
     }
 
     @Test func shrinkingAveragesAndKeepsASolidColourSolid() {
@@ -95,8 +108,10 @@ import Testing
         let halved = ImageResizer.tent(pixels, width: 4, height: 1, toWidth: 2, toHeight: 1)
         #expect(halved.allSatisfy { abs($0.w - 0.5) < 0.2 })
         let solid = [SIMD4<Float>](repeating: [0.2, 0.4, 0.6, 1], count: 30 * 10)
-        for resized in [ImageResizer.tent(solid, width: 30, height: 10, toWidth: 7, toHeight: 3),
-                        ImageResizer.tent(solid, width: 30, height: 10, toWidth: 61, toHeight: 21)] {
+        for resized in [
+            ImageResizer.tent(solid, width: 30, height: 10, toWidth: 7, toHeight: 3),
+            ImageResizer.tent(solid, width: 30, height: 10, toWidth: 61, toHeight: 21),
+        ] {
             #expect(resized.allSatisfy { abs($0.x - 0.2) < 1e-5 && abs($0.w - 1) < 1e-5 })
         }
     }

@@ -124,15 +124,28 @@ enum PixelReader {
         }
         let read: (Int, Int) -> SIMD4<Float>
         switch format {
-        case AV_PIX_FMT_RGBA: read = { r, x in [byte(r, 4 * x), byte(r, 4 * x + 1), byte(r, 4 * x + 2), byte(r, 4 * x + 3)] }
+        case AV_PIX_FMT_RGBA:
+            read = { r, x in [byte(r, 4 * x), byte(r, 4 * x + 1), byte(r, 4 * x + 2), byte(r, 4 * x + 3)] }
         case AV_PIX_FMT_RGB24: read = { r, x in [byte(r, 3 * x), byte(r, 3 * x + 1), byte(r, 3 * x + 2), 1] }
-        case AV_PIX_FMT_GRAY8: read = { r, x in let g = byte(r, x); return [g, g, g, 1] }
-        case AV_PIX_FMT_YA8: read = { r, x in let g = byte(r, 2 * x); return [g, g, g, byte(r, 2 * x + 1)] }
+        case AV_PIX_FMT_GRAY8:
+            read = { r, x in
+                let g = byte(r, x); return [g, g, g, 1]
+            }
+        case AV_PIX_FMT_YA8:
+            read = { r, x in
+                let g = byte(r, 2 * x); return [g, g, g, byte(r, 2 * x + 1)]
+            }
         case AV_PIX_FMT_RGBA64BE:
             read = { r, x in [word(r, 8 * x), word(r, 8 * x + 2), word(r, 8 * x + 4), word(r, 8 * x + 6)] }
         case AV_PIX_FMT_RGB48BE: read = { r, x in [word(r, 6 * x), word(r, 6 * x + 2), word(r, 6 * x + 4), 1] }
-        case AV_PIX_FMT_GRAY16BE: read = { r, x in let g = word(r, 2 * x); return [g, g, g, 1] }
-        case AV_PIX_FMT_YA16BE: read = { r, x in let g = word(r, 4 * x); return [g, g, g, word(r, 4 * x + 2)] }
+        case AV_PIX_FMT_GRAY16BE:
+            read = { r, x in
+                let g = word(r, 2 * x); return [g, g, g, 1]
+            }
+        case AV_PIX_FMT_YA16BE:
+            read = { r, x in
+                let g = word(r, 4 * x); return [g, g, g, word(r, 4 * x + 2)]
+            }
         case AV_PIX_FMT_MONOBLACK:
             read = { r, x in
                 let g: Float = data[r * stride + x / 8] & (0x80 >> UInt8(x % 8)) != 0 ? 1 : 0

@@ -49,7 +49,9 @@ public final class WatermarkOverlay: Sendable {
         var red = blue
         for row in stride(from: 0, to: height - 1, by: 2) {
             for column in stride(from: 0, to: width - 1, by: 2) {
-                let p = (pixel(column, row) + pixel(column + 1, row) + pixel(column, row + 1) + pixel(column + 1, row + 1)) / 4
+                let p =
+                    (pixel(column, row) + pixel(column + 1, row) + pixel(column, row + 1) + pixel(column + 1, row + 1))
+                    / 4
                 blue.alpha.append(Self.fixed(p.w))
                 red.alpha.append(Self.fixed(p.w))
                 blue.value.append(Self.fixed(128 * p.w - 37.797 * p.x - 74.203 * p.y + 112 * p.z))
