@@ -27,10 +27,15 @@ let package = Package(
                 .apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])
             ]
         ),
+        .systemLibrary(
+            name: "CX11",
+            pkgConfig: "x11 xext xfixes xdamage",
+            providers: [.apt(["libx11-dev", "libxext-dev", "libxfixes-dev", "libxdamage-dev"])]
+        ),
         .target(name: "Media", dependencies: ["CFFmpeg"], swiftSettings: swiftSettings),
         .target(
             name: "Capture",
-            dependencies: ["Media", "CFFmpeg"],
+            dependencies: ["Media", "CFFmpeg", "CX11"],
             swiftSettings: swiftSettings
         ),
         .target(

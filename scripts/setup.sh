@@ -8,8 +8,10 @@ packages=(
     pkg-config zlib1g-dev                                      # build
     libavcodec-dev libavformat-dev libavutil-dev               # libav: H.264/AAC, muxers
     libswscale-dev libswresample-dev
+    libx11-dev libxext-dev libxfixes-dev libxdamage-dev        # screen capture: Xlib, MIT-SHM, XFixes, XDamage
     ffmpeg                                                     # ffprobe for tests, the peer for benchmarks
     python3 python3-pytest                                     # end-to-end tests
+    xvfb x11-utils x11-xserver-utils xdotool python3-tk        # a real X server and windows for them
     procps time bc fonts-dejavu-core                           # benchmarks: CPU, peak memory, the peer's font
 )
 

@@ -64,6 +64,10 @@ public final class Broadcast: Sendable {
             switch config.video {
             case .testPattern:
                 try TestPattern(width: config.width, height: config.height, fps: config.fps, clock: clock)
+            case .screen(let display, let target, let cursor, let windowGrace):
+                try ScreenSource(
+                    display: display, target: target, outputWidth: config.width, outputHeight: config.height,
+                    cursor: cursor, windowGrace: windowGrace, stop: stop, warn: { logger.warning("\($0)") })
             }
         let audioSource: (any AudioSource)? =
             switch config.audio {

@@ -1,3 +1,4 @@
+public import Capture
 public import Encoding
 public import HLS
 public import Server
@@ -5,9 +6,11 @@ public import Server
 /// Everything one broadcast needs, with the defaults a person going live expects.
 /// The command line maps onto it; tests build it directly.
 public struct BroadcastConfiguration: Sendable {
-    public enum VideoInput: Sendable, Equatable {
+    public enum VideoInput: Sendable {
         /// The built-in animated test pattern.
         case testPattern
+        /// An X screen, window or region, on a display already opened and checked.
+        case screen(X11Display, ScreenSource.Target, cursor: Bool, windowGrace: Double)
     }
 
     public enum AudioInput: Sendable, Equatable {

@@ -3,10 +3,6 @@ import HLS
 import Logging
 
 struct SourceOptions: ParsableArguments {
-    enum Video: String, ExpressibleByArgument, CaseIterable {
-        case test
-    }
-
     enum Audio: String, ExpressibleByArgument, CaseIterable {
         case test
         case none
@@ -14,16 +10,32 @@ struct SourceOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "What to capture: test (the default), an animated pattern with a running clock.", valueName: "source"))
-    var source: Video?
+            "What to share: screen (the default with a display), window:<id or title>, region:WxH+X+Y, or test (an animated pattern with a running clock; the default without a display).",
+            valueName: "source"))
+    var source: SourceChoice?
+
+    @Option(help: ArgumentHelp("The X display to capture. (default: $DISPLAY)", valueName: "display"))
+    var display: String?
+
+    @Flag(help: "Leave the mouse pointer out of the picture.")
+    var noCursor = false
+
+    @Option(help: ArgumentHelp("How long a shared window may be gone before the broadcast ends.", valueName: "time"))
+    var windowGrace = DurationValue(seconds: 10)
 
     @Option(help: ArgumentHelp("What to hear: test, a tone that beeps every second; or none.", valueName: "audio"))
     var audio: Audio = .test
 }
 
 struct EncodingOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Output picture size, both even.", valueName: "WxH"))
-    var size = FrameSize(width: 1280, height: 720)
+    @Option(help: ArgumentHelp("Exact output size, both even; the picture is letterboxed into it.", valueName: "WxH"))
+    var size: FrameSize?
+
+    @Option(
+        help: ArgumentHelp(
+            "Output short side, keeping the source's shape; never above the source's own. (default: 720p)",
+            valueName: "quality"))
+    var quality: Quality?
 
     @Option(help: ArgumentHelp("Frames per second, 1 to 60.", valueName: "n"))
     var fps = 30
@@ -35,11 +47,16 @@ struct EncodingOptions: ParsableArguments {
     var audioBitrate = Bitrate(bitsPerSecond: 128_000)
 
     func validate(segmentDuration: Double) throws {
-        guard (16...3840).contains(size.width), (16...2160).contains(size.height) else {
-            throw ValidationError("--size \(size) is out of range: 16x16 to 3840x2160")
-        }
-        guard size.width % 2 == 0, size.height % 2 == 0 else {
-            throw ValidationError("--size \(size) must have even width and height (yuv420p)")
+        if let size {
+            guard (16...3840).contains(size.width), (16...2160).contains(size.height) else {
+                throw ValidationError("--size \(size) is out of range: 16x16 to 3840x2160")
+            }
+            guard size.width % 2 == 0, size.height % 2 == 0 else {
+                throw ValidationError("--size \(size) must have even width and height (yuv420p)")
+            }
+            if quality != nil {
+                throw ValidationError("give --size or --quality, not both")
+            }
         }
         guard (1...60).contains(fps) else {
             throw ValidationError("--fps \(fps) is out of range: 1 to 60")

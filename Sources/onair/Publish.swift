@@ -75,10 +75,10 @@ struct Publish: AsyncParsableCommand {
     var broadcastConfiguration: BroadcastConfiguration {
         var config = BroadcastConfiguration()
         config.channel = channel
-        config.video = .testPattern
         config.audio = sources.audio == .none ? .none : .testTone
-        config.width = encoding.size.width
-        config.height = encoding.size.height
+        let size = encoding.size ?? FrameSize(width: 1280, height: 720)
+        config.width = size.width
+        config.height = size.height
         config.fps = encoding.fps
         config.videoBitrate = encoding.videoBitrate.bitsPerSecond
         config.audioBitrate = encoding.audioBitrate.bitsPerSecond
@@ -102,10 +102,13 @@ struct Publish: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "onair")
-        if sources.source == nil {
-            let display = ProcessInfo.processInfo.environment["DISPLAY"].map { "display \($0)" } ?? "no display"
-            logger.notice("publishing the built-in test pattern and tone (\(display); pick one with --source)")
-        }
+        let resolver = VideoSourceResolver(
+            choice: sources.source, display: sources.display, cursor: !sources.noCursor,
+            windowGrace: sources.windowGrace.seconds, size: encoding.size, quality: encoding.quality)
+        let (video, size) = try resolver.resolve { logger.notice("\($0)") }
+        configuration.video = video
+        configuration.width = size.width
+        configuration.height = size.height
         let broadcast = Broadcast(configuration: configuration, logger: logger)
         try await broadcast.run(showStatus: isatty(STDERR_FILENO) == 1)
     }

@@ -58,13 +58,13 @@ def fetch(url, headers=None, method="GET"):
 class Publisher:
     """One `onair publish` process on a free port."""
 
-    def __init__(self, *arguments, channel="demo"):
+    def __init__(self, *arguments, channel="demo", display=None):
         self.channel = channel
         self.port = free_port()
         self.log = tempfile.NamedTemporaryFile(prefix="onair-", suffix=".log", delete=False)
         self.process = subprocess.Popen(
             [BINARY, "publish", "--channel", channel, "--port", str(self.port), "--host", "127.0.0.1", *arguments],
-            stdout=self.log, stderr=subprocess.STDOUT)
+            stdout=self.log, stderr=subprocess.STDOUT, env=environment(display))
 
     @property
     def base(self):
@@ -96,8 +96,17 @@ class Publisher:
             self.process.wait()
 
 
-def run_onair(*arguments, timeout=60):
-    return subprocess.run([BINARY, *arguments], capture_output=True, text=True, timeout=timeout)
+def environment(display=None):
+    """The tests' environment: no display unless a test starts one (the test pattern is the default then)."""
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    if display:
+        env["DISPLAY"] = display
+    return env
+
+
+def run_onair(*arguments, timeout=60, display=None):
+    return subprocess.run([BINARY, *arguments], capture_output=True, text=True, timeout=timeout,
+                          env=environment(display))
 
 
 def ffprobe(path, *entries):

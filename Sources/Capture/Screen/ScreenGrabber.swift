@@ -1,0 +1,83 @@
+internal import CX11
+import Media
+
+/// Reads a rectangle of the root window as 32-bit BGRX: through a shared-memory XImage where
+/// the server offers MIT-SHM, with plain XGetImage otherwise. Owns the image and its segment.
+final class ScreenGrabber {
+    private let display: X11Display
+    private var image: UnsafeMutablePointer<XImage>?
+    private var segment = XShmSegmentInfo()
+    let sharedMemory: Bool
+
+    init(display: X11Display) {
+        self.display = display
+        sharedMemory = display.hasSharedMemory
+    }
+
+    /// Grabs the rectangle and lends its pixels (BGRX, `stride` bytes a row) to `body`.
+    func grab<R>(
+        x: Int, y: Int, width: Int, height: Int,
+        _ body: (_ pixels: UnsafeMutablePointer<UInt8>, _ stride: Int) throws -> R
+    ) throws -> R {
+        if sharedMemory {
+            if image == nil || Int(image!.pointee.width) != width || Int(image!.pointee.height) != height {
+                release()
+                try attach(width: width, height: height)
+            }
+            guard XShmGetImage(display.display, display.root, image, Int32(x), Int32(y), CX11_AllPlanes) != 0 else {
+                throw CaptureError.x11("XShmGetImage failed for \(width)x\(height)+\(x)+\(y)")
+            }
+            return try image!.pointee.data.withMemoryRebound(to: UInt8.self, capacity: 1) {
+                try body($0, Int(image!.pointee.bytes_per_line))
+            }
+        }
+        guard
+            let plain = XGetImage(
+                display.display, display.root, Int32(x), Int32(y), UInt32(width), UInt32(height), CX11_AllPlanes,
+                ZPixmap)
+        else { throw CaptureError.x11("XGetImage failed for \(width)x\(height)+\(x)+\(y)") }
+        defer { _ = CX11_destroyImage(plain) }
+        return try plain.pointee.data.withMemoryRebound(to: UInt8.self, capacity: 1) {
+            try body($0, Int(plain.pointee.bytes_per_line))
+        }
+    }
+
+    /// Wraps `XShmCreateImage`, `shmget` and `XShmAttach`.
+    private func attach(width: Int, height: Int) throws {
+        let screen = XDefaultScreen(display.display)
+        guard
+            let created = XShmCreateImage(
+                display.display, XDefaultVisual(display.display, screen),
+                UInt32(XDefaultDepth(display.display, screen)),
+                ZPixmap, nil, &segment, UInt32(width), UInt32(height))
+        else { throw CaptureError.x11("XShmCreateImage failed") }
+        guard created.pointee.bits_per_pixel == 32 else {
+            _ = CX11_destroyImage(created)
+            throw CaptureError.x11(
+                "the display is not 24/32-bit colour (\(created.pointee.bits_per_pixel) bits per pixel)")
+        }
+        segment.shmid = shmget(
+            IPC_PRIVATE, Int(created.pointee.bytes_per_line * created.pointee.height), IPC_CREAT | 0o600)
+        segment.shmaddr = shmat(segment.shmid, nil, 0).assumingMemoryBound(to: CChar.self)
+        segment.readOnly = 0
+        created.pointee.data = segment.shmaddr
+        XShmAttach(display.display, &segment)
+        XSync(display.display, 0)
+        // Marked for removal now: the kernel frees it when both sides detach, even after a crash.
+        shmctl(segment.shmid, IPC_RMID, nil)
+        image = created
+    }
+
+    private func release() {
+        guard let image else { return }
+        XShmDetach(display.display, &segment)
+        image.pointee.data = nil
+        _ = CX11_destroyImage(image)
+        shmdt(segment.shmaddr)
+        self.image = nil
+    }
+
+    deinit {
+        release()
+    }
+}

@@ -1,0 +1,178 @@
+internal import CX11
+public import Media
+
+/// The picture of an X screen, one window of it, or a rectangle of it.
+///
+/// An unchanged picture (no XDamage report, the pointer still) is neither read nor converted:
+/// `capture` returns nil and the pacer repeats the last frame. A window is followed when it
+/// moves or is resized; while hidden the last picture stays, and once it is gone the broadcast
+/// ends cleanly after the grace period.
+public final class ScreenSource: VideoSource, @unchecked Sendable {
+    public enum Target: Sendable, Equatable {
+        case screen
+        case region(PixelRect)
+        case window(UInt)
+    }
+
+    public let width: Int
+    public let height: Int
+    private let display: X11Display
+    private let target: Target
+    private let cursor: Bool
+    private let windowGrace: Double
+    private let stop: StopSignal
+    private let warn: @Sendable (String) -> Void
+    private let grabber: ScreenGrabber
+    private let fitter: PictureFitter
+    private let pool: VideoFramePool
+    private var damage: DamageWatch?
+    private var lastRect: PixelRect?
+    private var lastPointer: (x: Int16, y: Int16, serial: UInt) = (0, 0, 0)
+    private var hiddenWarned = false
+    private var goneSince: Double?
+
+    public init(
+        display: X11Display, target: Target, outputWidth: Int, outputHeight: Int, cursor: Bool, windowGrace: Double,
+        stop: StopSignal, warn: @escaping @Sendable (String) -> Void
+    ) throws {
+        self.display = display
+        self.target = target
+        self.width = outputWidth
+        self.height = outputHeight
+        self.cursor = cursor
+        self.windowGrace = windowGrace
+        self.stop = stop
+        self.warn = warn
+        grabber = ScreenGrabber(display: display)
+        fitter = PictureFitter(outputWidth: outputWidth, outputHeight: outputHeight)
+        pool = try VideoFramePool(width: outputWidth, height: outputHeight)
+        damage = DamageWatch(display: display)
+        if !grabber.sharedMemory {
+            warn(
+                "the X server offers no shared memory (a remote display?): reading the screen with XGetImage, which is slower"
+            )
+        }
+    }
+
+    public func capture(index: Int64, at seconds: Double) throws -> VideoFrame? {
+        let screen = PixelRect(x: 0, y: 0, width: display.screenWidth, height: display.screenHeight)
+        guard let rect = area(on: screen, at: seconds) else {
+            return lastRect == nil ? try black(index: index) : nil
+        }
+        let damaged = damage?.takeReports() ?? true
+        let pointerMoved = cursor && pointerChanged()
+        if rect == lastRect, !damaged, !pointerMoved { return nil }
+        lastRect = rect
+        let frame = try pool.makeFrame(index: index)
+        try grabber.grab(x: rect.x, y: rect.y, width: rect.width, height: rect.height) { pixels, stride in
+            if cursor { drawCursor(into: pixels, stride: stride, area: rect) }
+            try fitter.fit(pixels, stride: stride, width: rect.width, height: rect.height, into: frame)
+        }
+        return frame
+    }
+
+    /// What to read now; nil while a window is hidden or gone.
+    private func area(on screen: PixelRect, at seconds: Double) -> PixelRect? {
+        switch target {
+        case .screen:
+            return screen
+        case .region(let region):
+            return region.clipped(to: screen)
+        case .window(let id):
+            guard let info = display.info(Window(id)) else {
+                if goneSince == nil {
+                    goneSince = seconds
+                    warn(
+                        "window 0x\(String(id, radix: 16)) is gone: the broadcast ends in \(Int(windowGrace)) s unless it returns"
+                    )
+                }
+                if seconds - goneSince! >= windowGrace { stop.requestStop(at: seconds) }
+                return nil
+            }
+            goneSince = nil
+            guard info.viewable else {
+                if !hiddenWarned { warn("window \(info.summary) is hidden: showing its last picture until it is back") }
+                hiddenWarned = true
+                return nil
+            }
+            if hiddenWarned { warn("window \(info.summary) is back") }
+            hiddenWarned = false
+            return PixelRect(x: info.x, y: info.y, width: info.width, height: info.height).clipped(to: screen)
+        }
+    }
+
+    private func black(index: Int64) throws -> VideoFrame {
+        let frame = try pool.makeFrame(index: index)
+        for (plane, value) in [(0, UInt8(16)), (1, UInt8(128)), (2, UInt8(128))] {
+            frame.withPlane(plane) { bytes, stride, width, height in
+                for row in 0..<height { (bytes + row * stride).update(repeating: value, count: width) }
+            }
+        }
+        return frame
+    }
+
+    private func pointerChanged() -> Bool {
+        guard let image = XFixesGetCursorImage(display.display) else { return false }
+        defer { XFree(image) }
+        let now = (image.pointee.x, image.pointee.y, UInt(image.pointee.cursor_serial))
+        defer { lastPointer = (now.0, now.1, now.2) }
+        return now != lastPointer
+    }
+
+    /// Draws the pointer's image (premultiplied ARGB) over the grabbed BGRX pixels.
+    private func drawCursor(into pixels: UnsafeMutablePointer<UInt8>, stride: Int, area: PixelRect) {
+        guard let image = XFixesGetCursorImage(display.display) else { return }
+        defer { XFree(image) }
+        let cursor = image.pointee
+        let left = Int(cursor.x) - Int(cursor.xhot) - area.x, top = Int(cursor.y) - Int(cursor.yhot) - area.y
+        for row in 0..<Int(cursor.height) {
+            let y = top + row
+            guard y >= 0, y < area.height else { continue }
+            for column in 0..<Int(cursor.width) {
+                let x = left + column
+                guard x >= 0, x < area.width else { continue }
+                let argb = UInt32(truncatingIfNeeded: cursor.pixels[row * Int(cursor.width) + column])
+                let alpha = argb >> 24
+                guard alpha > 0 else { continue }
+                let pixel = pixels + y * stride + x * 4
+                for (channel, shift) in [(0, 0), (1, 8), (2, 16)] as [(Int, UInt32)] {
+                    let over = argb >> shift & 0xff
+                    pixel[channel] = UInt8(min(255, over + (UInt32(pixel[channel]) * (255 - alpha) + 127) / 255))
+                }
+            }
+        }
+    }
+}
+
+/// XDamage on the root window: tells whether anything on screen changed since the last look.
+final class DamageWatch {
+    private let display: X11Display
+    private let handle: Damage
+    private let notify: Int32
+
+    init?(display: X11Display) {
+        var eventBase: Int32 = 0, errorBase: Int32 = 0
+        guard XDamageQueryExtension(display.display, &eventBase, &errorBase) != 0 else { return nil }
+        self.display = display
+        notify = CX11_damageNotify(eventBase)
+        handle = XDamageCreate(display.display, display.root, XDamageReportNonEmpty)
+    }
+
+    /// True when the screen changed since the last call (or no report could be read).
+    func takeReports() -> Bool {
+        var damaged = false
+        var event = XEvent()
+        while XPending(display.display) > 0 {
+            XNextEvent(display.display, &event)
+            if event.type == notify { damaged = true }
+        }
+        if damaged {
+            XDamageSubtract(display.display, handle, 0, 0)
+        }
+        return damaged
+    }
+
+    deinit {
+        XDamageDestroy(display.display, handle)
+    }
+}

@@ -1,0 +1,90 @@
+internal import CX11
+import Media
+
+/// A top-level window, as `onair devices` lists it and `window:` finds it.
+public struct WindowInfo: Sendable, Equatable {
+    public var id: UInt
+    public var title: String
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+    public var viewable: Bool
+
+    /// `0x400001 "Title" 640x480+10+20`
+    public var summary: String {
+        "0x" + String(id, radix: 16) + " \"\(title)\" \(width)x\(height)+\(x)+\(y)" + (viewable ? "" : " (hidden)")
+    }
+}
+
+/// One connection to an X server. Owns the Display; used by one thread at a time.
+public final class X11Display: @unchecked Sendable {
+    let display: OpaquePointer
+    public let name: String
+    let root: Window
+
+    /// Opens the display (`nil`: `$DISPLAY`). Wraps `XOpenDisplay`.
+    public init(name: String?) throws(CaptureError) {
+        CX11_installErrorHandler()
+        guard let display = XOpenDisplay(name) else {
+            throw .noDisplay(name ?? "(DISPLAY is not set)")
+        }
+        self.display = display
+        self.name = String(cString: XDisplayString(display))
+        root = XDefaultRootWindow(display)
+    }
+
+    public var screenWidth: Int { Int(XDisplayWidth(display, XDefaultScreen(display))) }
+    public var screenHeight: Int { Int(XDisplayHeight(display, XDefaultScreen(display))) }
+
+    /// MIT-SHM is there (a local server): images arrive through shared memory.
+    var hasSharedMemory: Bool { XShmQueryExtension(display) != 0 }
+
+    /// Top-level windows with a title, front to back order reversed (as the server stacks them).
+    public func windows() -> [WindowInfo] {
+        var found: [WindowInfo] = []
+        for child in children(of: root) {
+            if let info = info(child), !info.title.isEmpty {
+                found.append(info)
+            } else {
+                // Under a window manager the client is a child of its frame.
+                found += children(of: child).compactMap { info($0) }.filter { !$0.title.isEmpty }
+            }
+        }
+        return found
+    }
+
+    /// A window's place on the screen and state; nil once it no longer exists.
+    func info(_ window: Window) -> WindowInfo? {
+        var attributes = XWindowAttributes()
+        _ = CX11_takeError()
+        guard XGetWindowAttributes(display, window, &attributes) != 0, CX11_takeError() == 0 else { return nil }
+        var x: Int32 = 0, y: Int32 = 0
+        var child: Window = 0
+        XTranslateCoordinates(display, window, root, 0, 0, &x, &y, &child)
+        guard CX11_takeError() == 0 else { return nil }
+        return WindowInfo(
+            id: UInt(window), title: title(window), x: Int(x), y: Int(y), width: Int(attributes.width),
+            height: Int(attributes.height), viewable: attributes.map_state == IsViewable)
+    }
+
+    private func title(_ window: Window) -> String {
+        var name: UnsafeMutablePointer<CChar>?
+        guard XFetchName(display, window, &name) != 0, let name else { return "" }
+        defer { XFree(name) }
+        return String(cString: name)
+    }
+
+    private func children(of window: Window) -> [Window] {
+        var rootReturn: Window = 0, parent: Window = 0
+        var list: UnsafeMutablePointer<Window>?
+        var count: UInt32 = 0
+        guard XQueryTree(display, window, &rootReturn, &parent, &list, &count) != 0, let list else { return [] }
+        defer { XFree(list) }
+        return Array(UnsafeBufferPointer(start: list, count: Int(count)))
+    }
+
+    deinit {
+        XCloseDisplay(display)
+    }
+}

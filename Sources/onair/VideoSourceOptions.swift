@@ -1,0 +1,132 @@
+import ArgumentParser
+import Capture
+import Foundation
+import Media
+import Publisher
+
+/// `--source` values.
+enum SourceChoice: ExpressibleByArgument, Equatable {
+    case test
+    case screen
+    case window(String)
+    case region(PixelRect)
+
+    init?(argument: String) {
+        switch argument {
+        case "test": self = .test
+        case "screen": self = .screen
+        case _ where argument.hasPrefix("window:") && argument.count > 7:
+            self = .window(String(argument.dropFirst(7)))
+        case _ where argument.hasPrefix("region:"):
+            guard let rect = Self.geometry(String(argument.dropFirst(7))) else { return nil }
+            self = .region(rect)
+        default: return nil
+        }
+    }
+
+    /// `WxH+X+Y`.
+    static func geometry(_ text: String) -> PixelRect? {
+        let size = text.split(separator: "+", maxSplits: 1)
+        guard size.count == 2, let frame = FrameSize(argument: String(size[0])) else { return nil }
+        let offset = size[1].split(separator: "+")
+        guard offset.count == 2, let x = Int(offset[0]), let y = Int(offset[1]), x >= 0, y >= 0,
+            frame.width > 0, frame.height > 0
+        else { return nil }
+        return PixelRect(x: x, y: y, width: frame.width, height: frame.height)
+    }
+}
+
+/// `--quality`: the short side of the output.
+enum Quality: String, ExpressibleByArgument, CaseIterable {
+    case p360 = "360p", p480 = "480p", p540 = "540p", p720 = "720p", p1080 = "1080p"
+
+    var shortSide: Int { Int(rawValue.dropLast())! }
+}
+
+/// Turns the source options into an opened, checked source and the output size.
+struct VideoSourceResolver {
+    let choice: SourceChoice?
+    let display: String?
+    let cursor: Bool
+    let windowGrace: Double
+    let size: FrameSize?
+    let quality: Quality?
+
+    /// The source and output size; `notice` is said when the source was chosen for the user.
+    func resolve(notice: (String) -> Void) throws -> (BroadcastConfiguration.VideoInput, FrameSize) {
+        let displayName = display ?? ProcessInfo.processInfo.environment["DISPLAY"]
+        let choice = self.choice ?? (displayName == nil ? .test : .screen)
+        let short = quality?.shortSide ?? 720
+        if choice == .test {
+            if self.choice == nil {
+                notice("no display (DISPLAY is not set): publishing the built-in test pattern and tone")
+            }
+            let base = FrameGeometry.size(sourceWidth: 1280, sourceHeight: 720, shortSide: short, upscale: true)
+            return (.testPattern, size ?? FrameSize(width: base.width, height: base.height))
+        }
+        let connection: X11Display
+        do {
+            connection = try X11Display(name: displayName)
+        } catch {
+            throw UsageError(message: error.description)
+        }
+        let screen = PixelRect(x: 0, y: 0, width: connection.screenWidth, height: connection.screenHeight)
+        let target: ScreenSource.Target
+        let area: PixelRect
+        switch choice {
+        case .test, .screen:
+            target = .screen
+            area = screen
+        case .region(let rect):
+            guard rect.clipped(to: screen) == rect else {
+                throw UsageError(
+                    message: CaptureError.regionOutsideScreen(
+                        rect.description, screenWidth: screen.width, screenHeight: screen.height
+                    )
+                    .description)
+            }
+            target = .region(rect)
+            area = rect
+        case .window(let query):
+            let window = try Self.findWindow(query, on: connection)
+            target = .window(window.id)
+            area = PixelRect(x: 0, y: 0, width: window.width, height: window.height)
+        }
+        let output =
+            size
+            ?? {
+                let fitted = FrameGeometry.size(sourceWidth: area.width, sourceHeight: area.height, shortSide: short)
+                return FrameSize(width: fitted.width, height: fitted.height)
+            }()
+        if self.choice == nil {
+            notice("sharing the screen of display \(connection.name) (pick another with --source)")
+        }
+        return (.screen(connection, target, cursor: cursor, windowGrace: windowGrace), output)
+    }
+
+    /// A window by id (`0x400001` or decimal) or by title text (case-insensitive, exact title preferred).
+    static func findWindow(_ query: String, on display: X11Display) throws -> WindowInfo {
+        let windows = display.windows()
+        let id = query.lowercased().hasPrefix("0x") ? UInt(query.dropFirst(2), radix: 16) : UInt(query)
+        if let id {
+            if let window = windows.first(where: { $0.id == id }) { return window }
+            throw UsageError(
+                message: CaptureError.noWindow(query, closeMatches: windows.prefix(5).map(\.summary)).description)
+        }
+        let needle = query.lowercased()
+        let matches = windows.filter { $0.title.lowercased().contains(needle) }
+        let exact = matches.filter { $0.title.lowercased() == needle }
+        if matches.count == 1 { return matches[0] }
+        if exact.count == 1 { return exact[0] }
+        if matches.isEmpty {
+            let words = needle.split(separator: " ")
+            let close = windows.filter { window in words.contains { window.title.lowercased().contains($0) } }
+            throw UsageError(
+                message: CaptureError.noWindow(
+                    query, closeMatches: (close.isEmpty ? windows : close).prefix(5).map(\.summary)
+                )
+                .description)
+        }
+        throw UsageError(message: CaptureError.severalWindows(query, matches: matches.map(\.summary)).description)
+    }
+}

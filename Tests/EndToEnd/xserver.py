@@ -1,0 +1,62 @@
+"""A real X server (Xvfb) and windows on it, for the screen-capture tests."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from harness import wait_until
+
+HERE = Path(__file__).resolve().parent
+
+
+class XServer:
+    def __init__(self, width=1280, height=720):
+        read, write = os.pipe()
+        self.process = subprocess.Popen(
+            ["Xvfb", "-displayfd", str(write), "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp", "-noreset"],
+            pass_fds=[write], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(write)
+        with os.fdopen(read) as pipe:
+            self.display = ":" + pipe.readline().strip()
+        self.windows = []
+
+    def run(self, *command):
+        return subprocess.run(command, env={**os.environ, "DISPLAY": self.display}, check=True,
+                              capture_output=True, text=True)
+
+    def window(self, title, colour, geometry):
+        window = Window(self, title, colour, geometry)
+        self.windows.append(window)
+        return window
+
+    def stop(self):
+        for window in self.windows:
+            window.close()
+        self.process.terminate()
+        self.process.wait()
+
+
+class Window:
+    def __init__(self, server, title, colour, geometry):
+        self.title = title
+        # Debian's interpreter: tkinter comes from python3-tk.
+        self.process = subprocess.Popen(
+            ["/usr/bin/python3", str(HERE / "xwindow.py"), title, colour, geometry],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+            env={**os.environ, "DISPLAY": server.display})
+        self.confirmed()
+        wait_until(lambda: title in server.run("xwininfo", "-root", "-tree").stdout, 10, what=f"window {title}")
+
+    def confirmed(self):
+        assert self.process.stdout.readline().strip() == "ok"
+
+    def send(self, command):
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+        self.confirmed()
+
+    def close(self):
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
