@@ -32,10 +32,11 @@ let package = Package(
             pkgConfig: "x11 xext xfixes xdamage",
             providers: [.apt(["libx11-dev", "libxext-dev", "libxfixes-dev", "libxdamage-dev"])]
         ),
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .target(name: "Media", dependencies: ["CFFmpeg"], swiftSettings: swiftSettings),
         .target(
             name: "Capture",
-            dependencies: ["Media", "CFFmpeg", "CX11"],
+            dependencies: ["Media", "CFFmpeg", "CX11", "CALSA"],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -9,9 +9,11 @@ packages=(
     libavcodec-dev libavformat-dev libavutil-dev               # libav: H.264/AAC, muxers
     libswscale-dev libswresample-dev
     libx11-dev libxext-dev libxfixes-dev libxdamage-dev        # screen capture: Xlib, MIT-SHM, XFixes, XDamage
+    libasound2-dev libasound2-plugins                          # sound capture: ALSA, and its pulse plugin
     ffmpeg                                                     # ffprobe for tests, the peer for benchmarks
     python3 python3-pytest                                     # end-to-end tests
     xvfb x11-utils x11-xserver-utils xdotool python3-tk        # a real X server and windows for them
+    pulseaudio pulseaudio-utils                                # a real sound server and tone players for them
     procps time bc fonts-dejavu-core                           # benchmarks: CPU, peak memory, the peer's font
 )
 

@@ -4,12 +4,18 @@ package import CFFmpeg
 public enum SampleFormat: Sendable, Hashable {
     /// Signed 16-bit, channels interleaved: what most capture devices give.
     case s16Interleaved
+    /// Signed 32-bit, channels interleaved.
+    case s32Interleaved
+    /// 32-bit float, channels interleaved.
+    case floatInterleaved
     /// 32-bit float, one plane per channel: what the AAC encoder takes.
     case floatPlanar
 
     package var libav: AVSampleFormat {
         switch self {
         case .s16Interleaved: AV_SAMPLE_FMT_S16
+        case .s32Interleaved: AV_SAMPLE_FMT_S32
+        case .floatInterleaved: AV_SAMPLE_FMT_FLT
         case .floatPlanar: AV_SAMPLE_FMT_FLTP
         }
     }
@@ -20,7 +26,10 @@ public final class AudioFrame: @unchecked Sendable {
     package let frame: UnsafeMutablePointer<AVFrame>
 
     /// The first sample's position, in samples at `sampleRate` since the broadcast began.
-    public var position: Int64 { frame.pointee.pts }
+    public var position: Int64 {
+        get { frame.pointee.pts }
+        set { frame.pointee.pts = newValue }
+    }
     public var sampleCount: Int { Int(frame.pointee.nb_samples) }
     public var sampleRate: Int { Int(frame.pointee.sample_rate) }
     public var channelCount: Int { Int(frame.pointee.ch_layout.nb_channels) }
@@ -51,6 +60,24 @@ public final class AudioFrame: @unchecked Sendable {
         return try frame.pointee.data.0!.withMemoryRebound(to: Int16.self, capacity: count) {
             try body(UnsafeMutableBufferPointer(start: $0, count: count))
         }
+    }
+
+    /// Borrows the bytes of an interleaved frame for writing: `sampleCount × channels × bytes per sample`.
+    public func withInterleavedBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {
+        let size = Int(av_get_bytes_per_sample(AVSampleFormat(frame.pointee.format))) * sampleCount * channelCount
+        return try body(UnsafeMutableRawBufferPointer(start: frame.pointee.data.0!, count: size))
+    }
+
+    /// Shortens the frame to its first `count` samples (a short read).
+    public func keepFirst(_ count: Int) {
+        frame.pointee.nb_samples = Int32(min(count, sampleCount))
+    }
+
+    /// Makes every sample silent. Wraps `av_samples_set_silence`.
+    public func silence() {
+        av_samples_set_silence(
+            frame.pointee.extended_data, 0, frame.pointee.nb_samples, frame.pointee.ch_layout.nb_channels,
+            AVSampleFormat(frame.pointee.format))
     }
 
     deinit {

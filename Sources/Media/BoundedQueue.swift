@@ -67,6 +67,21 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         return element
     }
 
+    /// The next element if one is waiting, without blocking.
+    public func tryPop() -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard count > 0 else { return nil }
+        let element = elements[head]
+        head += 1
+        if head >= capacity {
+            elements.removeFirst(head)
+            head = 0
+        }
+        condition.broadcast()
+        return element
+    }
+
     /// Ends the stream: no more pushes; pops drain what is left, then return nil.
     public func close() {
         condition.lock()

@@ -18,6 +18,18 @@ public final class Broadcast: Sendable {
         self.logger = logger
     }
 
+    /// An ALSA device, or two mixed.
+    private static func capture(
+        device: String, gain: Double, mix: String?, mixGain: Double, clock: MediaClock, stop: StopSignal,
+        logger: Logger
+    ) throws -> any AudioSource {
+        let warn: @Sendable (String) -> Void = { logger.warning("\($0)") }
+        let primary = try AlsaSource(name: device, clock: clock, stop: stop, warn: warn)
+        guard let mix else { return gain == 0 ? primary : AudioMixer(primary: primary, primaryGain: gain) }
+        let secondary = try AlsaSource(name: mix, clock: clock, stop: stop, warn: warn)
+        return AudioMixer(primary: primary, primaryGain: gain, secondary: secondary, secondaryGain: mixGain)
+    }
+
     /// Builds every stage, then runs until stopped. A clean stop lists the last segment and
     /// writes EXT-X-ENDLIST before returning.
     public func run(showStatus: Bool) async throws {
@@ -73,6 +85,9 @@ public final class Broadcast: Sendable {
             switch config.audio {
             case .testTone: ToneSource(clock: clock, stop: stop)
             case .none: nil
+            case .capture(let device, let gain, let mix, let mixGain):
+                try Self.capture(
+                    device: device, gain: gain, mix: mix, mixGain: mixGain, clock: clock, stop: stop, logger: logger)
             }
         let pipeline = PipelineService(
             pacer: pacer, videoSource: videoSource, videoEncoder: videoEncoder, audioSource: audioSource,

@@ -16,6 +16,8 @@ public struct BroadcastConfiguration: Sendable {
     public enum AudioInput: Sendable, Equatable {
         /// The built-in tone with a beep every second.
         case testTone
+        /// An ALSA capture device, with a second one mixed in if given; gains in dB.
+        case capture(device: String, gain: Double, mix: String?, mixGain: Double)
         /// No audio track.
         case none
     }

@@ -4,13 +4,23 @@ import Foundation
 
 struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List what can be shared: the X screen and its windows.",
-        discussion: "Use a window's id or title with --source window:<id or title>.")
+        abstract: "List what can be shared: the X screen, its windows, and the sound capture devices.",
+        discussion:
+            "Use a window's id or title with --source window:<id or title>, a device with --audio or --audio-mix.")
 
     @Option(help: ArgumentHelp("The X display to look at. (default: $DISPLAY)", valueName: "display"))
     var display: String?
 
     func run() throws {
+        let sound = AlsaSource.captureDevices()
+        defer {
+            print(sound.isEmpty ? "no sound capture devices" : "sound capture devices (--audio, --audio-mix):")
+            for name in sound { print("  " + name) }
+        }
+        guard display != nil || ProcessInfo.processInfo.environment["DISPLAY"] != nil else {
+            print("no display (DISPLAY is not set): only the test pattern can be shared")
+            return
+        }
         let connection: X11Display
         do {
             connection = try X11Display(name: display ?? ProcessInfo.processInfo.environment["DISPLAY"])

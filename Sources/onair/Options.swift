@@ -1,13 +1,10 @@
 public import ArgumentParser
+import Capture
 import HLS
+import Publisher
 import Logging
 
 struct SourceOptions: ParsableArguments {
-    enum Audio: String, ExpressibleByArgument, CaseIterable {
-        case test
-        case none
-    }
-
     @Option(
         help: ArgumentHelp(
             "What to share: screen (the default with a display), window:<id or title>, region:WxH+X+Y, or test (an animated pattern with a running clock; the default without a display).",
@@ -23,8 +20,64 @@ struct SourceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("How long a shared window may be gone before the broadcast ends.", valueName: "time"))
     var windowGrace = DurationValue(seconds: 10)
 
-    @Option(help: ArgumentHelp("What to hear: test, a tone that beeps every second; or none.", valueName: "audio"))
-    var audio: Audio = .test
+    @Option(
+        help: ArgumentHelp(
+            "What to hear: an ALSA capture device (default, pulse, hw:1,0, …), test (a tone that beeps every second), or none. (default: the default device with a display, test without)",
+            valueName: "device"))
+    var audio: String?
+
+    @Option(help: ArgumentHelp("A second ALSA capture device mixed in (a microphone).", valueName: "device"))
+    var audioMix: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Gain of --audio, in dB.", valueName: "dB"))
+    var audioGain = 0.0
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Gain of --audio-mix, in dB.", valueName: "dB"))
+    var mixGain = 0.0
+
+    func validate() throws {
+        for (name, gain) in [("--audio-gain", audioGain), ("--mix-gain", mixGain)] where !(-60...20).contains(gain) {
+            throw ValidationError("\(name) \(gain) is out of range: -60 to 20 dB")
+        }
+        if audioMix != nil, audio == "test" || audio == "none" {
+            throw ValidationError("--audio-mix mixes two capture devices: give --audio a device too")
+        }
+    }
+
+    /// The sound to publish, with capture devices opened once to check them.
+    func resolveAudio(videoIsTestPattern: Bool, notice: (String) -> Void) throws -> BroadcastConfiguration.AudioInput {
+        switch audio {
+        case "test": return .testTone
+        case "none": return .none
+        case nil where videoIsTestPattern && audioMix == nil: return .testTone
+        case nil:
+            do {
+                try AlsaSource.probe("default")
+            } catch {
+                guard audioMix == nil else { throw Self.deviceError("default", error) }
+                notice("no sound: the ALSA device 'default' cannot be opened (\(error)); pick one with --audio")
+                return .none
+            }
+            return .capture(device: "default", gain: audioGain, mix: nil, mixGain: mixGain)
+        case let device?:
+            for name in [device] + (audioMix.map { [$0] } ?? []) {
+                do {
+                    try AlsaSource.probe(name)
+                } catch {
+                    throw Self.deviceError(name, error)
+                }
+            }
+            return .capture(device: device, gain: audioGain, mix: audioMix, mixGain: mixGain)
+        }
+    }
+
+    private static func deviceError(_ name: String, _ error: any Error) -> UsageError {
+        let devices = AlsaSource.captureDevices().prefix(12).joined(separator: ", ")
+        return UsageError(
+            message:
+                "cannot capture from ALSA device '\(name)' (\(error)); capture devices: \(devices.isEmpty ? "none found" : devices)"
+        )
+    }
 }
 
 struct EncodingOptions: ParsableArguments {

@@ -75,7 +75,7 @@ struct Publish: AsyncParsableCommand {
     var broadcastConfiguration: BroadcastConfiguration {
         var config = BroadcastConfiguration()
         config.channel = channel
-        config.audio = sources.audio == .none ? .none : .testTone
+        config.audio = sources.audio == "none" ? .none : .testTone
         let size = encoding.size ?? FrameSize(width: 1280, height: 720)
         config.width = size.width
         config.height = size.height
@@ -107,6 +107,8 @@ struct Publish: AsyncParsableCommand {
             windowGrace: sources.windowGrace.seconds, size: encoding.size, quality: encoding.quality)
         let (video, size) = try resolver.resolve { logger.notice("\($0)") }
         configuration.video = video
+        let isTestPattern = if case .testPattern = video { true } else { false }
+        configuration.audio = try sources.resolveAudio(videoIsTestPattern: isTestPattern) { logger.notice("\($0)") }
         configuration.width = size.width
         configuration.height = size.height
         let broadcast = Broadcast(configuration: configuration, logger: logger)

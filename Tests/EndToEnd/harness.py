@@ -58,13 +58,13 @@ def fetch(url, headers=None, method="GET"):
 class Publisher:
     """One `onair publish` process on a free port."""
 
-    def __init__(self, *arguments, channel="demo", display=None):
+    def __init__(self, *arguments, channel="demo", display=None, env=None):
         self.channel = channel
         self.port = free_port()
         self.log = tempfile.NamedTemporaryFile(prefix="onair-", suffix=".log", delete=False)
         self.process = subprocess.Popen(
             [BINARY, "publish", "--channel", channel, "--port", str(self.port), "--host", "127.0.0.1", *arguments],
-            stdout=self.log, stderr=subprocess.STDOUT, env=environment(display))
+            stdout=self.log, stderr=subprocess.STDOUT, env={**environment(display), **(env or {})})
 
     @property
     def base(self):
@@ -104,9 +104,9 @@ def environment(display=None):
     return env
 
 
-def run_onair(*arguments, timeout=60, display=None):
+def run_onair(*arguments, timeout=60, display=None, env=None):
     return subprocess.run([BINARY, *arguments], capture_output=True, text=True, timeout=timeout,
-                          env=environment(display))
+                          env={**environment(display), **(env or {})})
 
 
 def ffprobe(path, *entries):

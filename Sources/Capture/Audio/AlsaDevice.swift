@@ -1,0 +1,124 @@
+internal import CALSA
+import Media
+
+/// A failed ALSA call, with ALSA's own message.
+public struct AlsaError: Error, CustomStringConvertible {
+    public let code: Int32
+    public let operation: String
+
+    /// Wraps `snd_strerror`.
+    public var description: String { "\(operation) failed: \(String(cString: snd_strerror(code)))" }
+}
+
+/// Throws an `AlsaError` for a negative ALSA result.
+@discardableResult
+func check(_ code: Int32, _ operation: @autoclosure () -> String) throws(AlsaError) -> Int32 {
+    guard code >= 0 else { throw AlsaError(code: code, operation: operation()) }
+    return code
+}
+
+/// One opened ALSA capture device, in whatever format, rate and channel count it offers
+/// nearest to 16-bit 48 kHz stereo. Owns the snd_pcm_t.
+final class AlsaDevice {
+    let name: String
+    let format: SampleFormat
+    let rate: Int
+    let channels: Int
+    let periodFrames: Int
+    private let pcm: OpaquePointer
+
+    /// Opens and configures the device. Wraps `snd_pcm_open` and `snd_pcm_hw_params`.
+    init(name: String) throws {
+        CALSA_silence()
+        var opened: OpaquePointer?
+        try check(snd_pcm_open(&opened, name, SND_PCM_STREAM_CAPTURE, 0), "snd_pcm_open(\(name))")
+        let pcm = opened!
+        self.pcm = pcm
+        self.name = name
+        var params: OpaquePointer?
+        do {
+            try check(snd_pcm_hw_params_malloc(&params), "snd_pcm_hw_params_malloc")
+            defer { snd_pcm_hw_params_free(params) }
+            try check(snd_pcm_hw_params_any(pcm, params), "snd_pcm_hw_params_any")
+            try check(
+                snd_pcm_hw_params_set_access(pcm, params, SND_PCM_ACCESS_RW_INTERLEAVED), "interleaved access")
+            let formats: [(snd_pcm_format_t, SampleFormat)] = [
+                (SND_PCM_FORMAT_S16_LE, .s16Interleaved), (SND_PCM_FORMAT_S32_LE, .s32Interleaved),
+                (SND_PCM_FORMAT_FLOAT_LE, .floatInterleaved),
+            ]
+            guard let chosen = formats.first(where: { snd_pcm_hw_params_set_format(pcm, params, $0.0) == 0 }) else {
+                throw AlsaError(code: -22, operation: "\(name) offers none of S16_LE, S32_LE, FLOAT_LE")
+            }
+            var channels: UInt32 = 2
+            try check(snd_pcm_hw_params_set_channels_near(pcm, params, &channels), "channels")
+            var rate: UInt32 = 48_000
+            try check(snd_pcm_hw_params_set_rate_near(pcm, params, &rate, nil), "rate")
+            var period: UInt32 = 20_000
+            try check(snd_pcm_hw_params_set_period_time_near(pcm, params, &period, nil), "period time")
+            var buffer: UInt32 = 500_000
+            try check(snd_pcm_hw_params_set_buffer_time_near(pcm, params, &buffer, nil), "buffer time")
+            try check(snd_pcm_hw_params(pcm, params), "snd_pcm_hw_params")
+            var frames: snd_pcm_uframes_t = 0
+            var direction: Int32 = 0
+            snd_pcm_hw_params_get_period_size(params, &frames, &direction)
+            self.format = chosen.1
+            self.rate = Int(rate)
+            self.channels = Int(channels)
+            self.periodFrames = max(64, Int(frames))
+            try check(snd_pcm_start(pcm), "snd_pcm_start")
+        } catch {
+            snd_pcm_close(pcm)
+            throw error
+        }
+    }
+
+    /// Reads up to one period into `frame`; returns how many frames arrived (0 after an overrun,
+    /// which is recovered). Wraps `snd_pcm_readi` and `snd_pcm_recover`.
+    func read(into frame: AudioFrame, overruns: Counter) throws(AlsaError) -> Int {
+        let count = frame.withInterleavedBytes { bytes in
+            snd_pcm_readi(pcm, bytes.baseAddress, snd_pcm_uframes_t(frame.sampleCount))
+        }
+        if count >= 0 { return count }
+        if Int32(count) == CALSA_overrun { overruns.add() }
+        try check(snd_pcm_recover(pcm, Int32(count), 1), "snd_pcm_readi(\(name))")
+        return 0
+    }
+
+    /// Throws away what the device has buffered and captures afresh from now: what piled up
+    /// between opening and the first read would otherwise stay as latency for good.
+    /// Wraps `snd_pcm_drop`, `snd_pcm_prepare` and `snd_pcm_start`.
+    func restart() throws(AlsaError) {
+        try check(snd_pcm_drop(pcm), "snd_pcm_drop")
+        try check(snd_pcm_prepare(pcm), "snd_pcm_prepare")
+        try check(snd_pcm_start(pcm), "snd_pcm_start")
+    }
+
+    /// Frames captured but not yet read. Wraps `snd_pcm_delay`.
+    var delay: Int {
+        var frames: snd_pcm_sframes_t = 0
+        return snd_pcm_delay(pcm, &frames) == 0 ? max(0, frames) : 0
+    }
+
+    /// The PCM capture devices ALSA knows by name. Wraps `snd_device_name_hint`.
+    static func captureDevices() -> [String] {
+        CALSA_silence()
+        var hints: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+        guard snd_device_name_hint(-1, "pcm", &hints) == 0, let hints else { return [] }
+        defer { snd_device_name_free_hint(hints) }
+        var names: [String] = []
+        var index = 0
+        while let hint = hints[index] {
+            index += 1
+            guard let name = snd_device_name_get_hint(hint, "NAME") else { continue }
+            defer { free(name) }
+            let direction = snd_device_name_get_hint(hint, "IOID")
+            defer { free(direction) }
+            if direction == nil || String(cString: direction!) == "Input" { names.append(String(cString: name)) }
+        }
+        return names
+    }
+
+    deinit {
+        snd_pcm_close(pcm)
+    }
+}

@@ -1,0 +1,105 @@
+public import Media
+
+/// Sound from an ALSA capture device (`default`, `pulse`, `hw:1,0`, `plughw:…`).
+///
+/// Each run of samples is positioned by the sample count since the first read, which is anchored
+/// to the broadcast clock. The device's clock drifts from ours, so the count is corrected by the
+/// long-term average of (clock − count), which moves slowly enough for the encoder's resampler to
+/// absorb by stretching or squeezing the samples inaudibly (drift compensation): no buffer is
+/// stamped from a bare, jittery clock read. Overruns are recovered and counted; a device that
+/// disappears is replaced by silence, with a warning, and reopened once a second.
+public final class AlsaSource: AudioSource, @unchecked Sendable {
+    public let name: String
+    public let overruns = Counter()
+    private let clock: MediaClock
+    private let stop: StopSignal
+    private let warn: @Sendable (String) -> Void
+    private var device: AlsaDevice?
+    private var layout: (format: SampleFormat, rate: Int, channels: Int, period: Int)
+    private var silentSince: Double?
+    private var nextRetry = 0.0
+    /// Samples read since the anchor, and the anchor's position.
+    private var count: Int64 = 0
+    private var anchor: Int64?
+    /// The smoothed drift of the device's clock against ours, in samples.
+    private var drift = 0.0
+
+    /// Opens the device now, so a wrong name is refused before the broadcast starts.
+    public init(name: String, clock: MediaClock, stop: StopSignal, warn: @escaping @Sendable (String) -> Void) throws {
+        self.name = name
+        self.clock = clock
+        self.stop = stop
+        self.warn = warn
+        let device = try AlsaDevice(name: name)
+        self.device = device
+        layout = (device.format, device.rate, device.channels, device.periodFrames)
+    }
+
+    /// Opens and closes the device: whether it can be captured from, checked before anything starts.
+    public static func probe(_ name: String) throws {
+        _ = try AlsaDevice(name: name)
+    }
+
+    /// The capture devices ALSA knows, for `onair devices` and error messages.
+    public static func captureDevices() -> [String] {
+        AlsaDevice.captureDevices()
+    }
+
+    public func read() throws -> AudioFrame? {
+        while true {
+            let now = clock.elapsed()
+            if stop.shouldStop(at: now) { return nil }
+            guard let device else { return try silence(at: now) }
+            if anchor == nil { try device.restart() }
+            let frame = try AudioFrame(
+                format: layout.format, sampleRate: layout.rate, channelCount: layout.channels,
+                sampleCount: layout.period, position: 0)
+            let count: Int
+            do {
+                count = try device.read(into: frame, overruns: overruns)
+            } catch {
+                warn("audio device \(name) failed (\(error)): sending silence and trying again every second")
+                self.device = nil
+                silentSince = now
+                continue
+            }
+            guard count > 0 else { continue }
+            frame.keepFirst(count)
+            let captured = clock.elapsed() - Double(device.delay + count) / Double(layout.rate)
+            // Samples from before the broadcast began (the device was opened a moment earlier).
+            guard captured >= 0 else { continue }
+            let measured = captured * Double(layout.rate)
+            if anchor == nil { anchor = Int64(measured.rounded()) }
+            let counted = anchor! + self.count
+            // A time constant of ~20 s at 50 reads a second: jitter averages out, drift does not.
+            drift += (measured - Double(counted) - drift) / 1000
+            frame.position = counted + Int64(drift.rounded())
+            self.count += Int64(count)
+            return frame
+        }
+    }
+
+    /// One period of silence, paced by the clock, while the device is away.
+    private func silence(at now: Double) throws -> AudioFrame {
+        if now >= nextRetry {
+            nextRetry = now + 1
+            if let reopened = try? AlsaDevice(name: name), reopened.format == layout.format,
+                reopened.rate == layout.rate, reopened.channels == layout.channels
+            {
+                try? reopened.restart()
+                device = reopened
+                warn("audio device \(name) is back")
+                silentSince = nil
+            }
+        }
+        let start = silentSince ?? now
+        let frame = try AudioFrame(
+            format: layout.format, sampleRate: layout.rate, channelCount: layout.channels,
+            sampleCount: layout.period, position: (anchor ?? 0) + count + Int64(drift.rounded()))
+        frame.silence()
+        count += Int64(layout.period)
+        silentSince = start + Double(layout.period) / Double(layout.rate)
+        clock.sleep(until: silentSince!)
+        return frame
+    }
+}

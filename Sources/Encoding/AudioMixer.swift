@@ -1,0 +1,138 @@
+internal import CFFmpeg
+import Foundation
+public import Media
+
+/// Mixes a second sound source into the first (desktop sound and a microphone), each with its
+/// own gain, into 48 kHz stereo; the sum is limited to full scale, so loud moments clip instead
+/// of wrapping around. The first source gives the timestamps. The second is read on a thread of
+/// its own and mixed in the order its samples arrive, as a live mixer does: devices report
+/// latencies of their own (PulseAudio monitors up to half a second), and aligning on them would
+/// throw a late microphone away. The mix runs 100 ms behind the first source so bursts of the
+/// second are smoothed; its queue is kept under 200 ms (oldest dropped) so it never drifts behind.
+public final class AudioMixer: AudioSource, @unchecked Sendable {
+    private let primary: any AudioSource
+    private let primaryInput: MixerInput
+    private let secondaryInput: MixerInput
+    private let secondaryFrames = BoundedQueue<AudioFrame>(capacity: 64, policy: .block)
+    private static let latency = AudioEncoder.sampleRate / 10
+
+    /// One source with a gain (in dB), nothing mixed in.
+    public init(primary: any AudioSource, primaryGain: Double) {
+        self.primary = primary
+        primaryInput = MixerInput(gain: Float(pow(10, primaryGain / 20)))
+        secondaryInput = MixerInput(gain: 0)
+        secondaryFrames.close()
+    }
+
+    /// Two sources, gains in dB.
+    public init(primary: any AudioSource, primaryGain: Double, secondary: any AudioSource, secondaryGain: Double) {
+        self.primary = primary
+        primaryInput = MixerInput(gain: Float(pow(10, primaryGain / 20)))
+        secondaryInput = MixerInput(gain: Float(pow(10, secondaryGain / 20)))
+        let frames = secondaryFrames
+        let handoff = Handoff(source: secondary)
+        let thread = Thread {
+            while let frame = try? handoff.source.read() { frames.push(frame) }
+            frames.close()
+        }
+        thread.name = "onair-audio-mix"
+        thread.start()
+    }
+
+    public func read() throws -> AudioFrame? {
+        while true {
+            guard let frame = try primary.read() else {
+                secondaryFrames.close()
+                return primaryInput.available > 0 ? try mix(primaryInput.available) : nil
+            }
+            try primaryInput.add(frame)
+            while let other = secondaryFrames.tryPop() { try secondaryInput.add(other) }
+            let ready = primaryInput.available - Self.latency
+            if ready > 0 { return try mix(ready) }
+        }
+    }
+
+    /// Mixes the oldest `count` samples of the first source with what the second has for them.
+    private func mix(_ count: Int) throws -> AudioFrame {
+        let position = primaryInput.position!
+        let mixed = try AudioFrame(
+            format: .floatPlanar, sampleRate: AudioEncoder.sampleRate, channelCount: 2, sampleCount: count,
+            position: position)
+        mixed.silence()
+        try primaryInput.add(count, into: mixed, at: 0)
+        let backlog = secondaryInput.available - 2 * Self.latency
+        if backlog > 0 { secondaryInput.discard(backlog) }
+        let available = min(secondaryInput.available, count)
+        if available > 0 { try secondaryInput.add(available, into: mixed, at: 0) }
+        Self.limit(mixed)
+        return mixed
+    }
+
+    private static func limit(_ frame: AudioFrame) {
+        for channel in 0..<2 {
+            let samples = frame.frame.pointee.extended_data[channel]!.withMemoryRebound(
+                to: Float.self, capacity: frame.sampleCount
+            ) { $0 }
+            for index in 0..<frame.sampleCount { samples[index] = min(1, max(-1, samples[index])) }
+        }
+    }
+}
+
+/// Hands the second source to its reading thread, its only user from then on.
+private struct Handoff: @unchecked Sendable {
+    let source: any AudioSource
+}
+
+/// One source of the mix: its samples converted to 48 kHz stereo and queued with the position
+/// of the first one.
+final class MixerInput {
+    let gain: Float
+    private var resampler: Resampler?
+    private let fifo: OpaquePointer = av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, 2, Int32(AudioEncoder.sampleRate))
+    /// Position of the first queued sample, at 48 kHz.
+    private(set) var position: Int64?
+
+    init(gain: Float) {
+        self.gain = gain
+    }
+
+    var available: Int { Int(av_audio_fifo_size(fifo)) }
+
+    func add(_ frame: AudioFrame) throws {
+        if resampler == nil {
+            resampler = try Resampler(from: frame, toRate: AudioEncoder.sampleRate)
+            position = av_rescale(frame.position, Int64(AudioEncoder.sampleRate), Int64(frame.sampleRate))
+        }
+        try resampler!.convert(frame, into: fifo)
+    }
+
+    /// Takes `count` samples off the queue and adds them, times the gain, into `frame` from `offset`.
+    func add(_ count: Int, into frame: AudioFrame, at offset: Int) throws {
+        let taken = try AudioFrame(
+            format: .floatPlanar, sampleRate: AudioEncoder.sampleRate, channelCount: 2, sampleCount: count, position: 0)
+        let read = taken.frame.pointee.extended_data.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 2) {
+            av_audio_fifo_read(fifo, $0, Int32(count))
+        }
+        try check(read, "av_audio_fifo_read")
+        for channel in 0..<2 {
+            let source = taken.frame.pointee.extended_data[channel]!.withMemoryRebound(to: Float.self, capacity: count)
+            { $0 }
+            let target = frame.frame.pointee.extended_data[channel]!.withMemoryRebound(
+                to: Float.self, capacity: frame.sampleCount
+            ) { $0 }
+            for index in 0..<Int(read) { target[offset + index] += source[index] * gain }
+        }
+        position = position.map { $0 + Int64(read) }
+    }
+
+    /// Drops the oldest samples.
+    func discard(_ count: Int) {
+        let dropped = min(count, available)
+        av_audio_fifo_drain(fifo, Int32(dropped))
+        position = position.map { $0 + Int64(dropped) }
+    }
+
+    deinit {
+        av_audio_fifo_free(fifo)
+    }
+}

@@ -1,0 +1,119 @@
+"""Capturing real sound: PulseAudio null sinks fed with tones, captured through ALSA, checked in
+what a viewer decodes."""
+
+import math
+import struct
+import subprocess
+
+import pytest
+
+from harness import Publisher, run_onair, wait_until
+from hls_rules import MediaPlaylist
+from soundserver import SoundServer, tone
+
+
+@pytest.fixture(scope="module")
+def sound(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("tones")
+    tone(folder / "440.wav", 440)
+    tone(folder / "1000.wav", 1000)
+    server = SoundServer()
+    server.play("desk", folder / "440.wav")
+    server.play("mic", folder / "1000.wav")
+    yield server
+    server.stop()
+
+
+def publish(sound, folder, *arguments, seconds=3):
+    return Publisher("--source", "test", "--size", "320x180", "--duration", f"{seconds}s", "--hls-dir", str(folder),
+                     *arguments, env=sound.env)
+
+
+def decoded_audio(folder, rate=8000):
+    """Mono 16-bit samples of the whole published audio."""
+    media = folder / "live/demo"
+    playlist = MediaPlaylist((media / "media.m3u8").read_text())
+    data = (media / "init.mp4").read_bytes() + b"".join((media / s["uri"]).read_bytes() for s in playlist.segments)
+    raw = subprocess.run(["ffmpeg", "-v", "error", "-i", "-", "-map", "0:a", "-ac", "1", "-ar", str(rate),
+                          "-f", "s16le", "-"], input=data, capture_output=True, check=True).stdout
+    return struct.unpack(f"<{len(raw) // 2}h", raw)
+
+
+def level(samples, frequency, rate=8000):
+    """Goertzel: the amplitude of one frequency over the middle second."""
+    middle = samples[len(samples) // 2 - rate // 2:len(samples) // 2 + rate // 2]
+    w = 2 * math.pi * frequency / rate
+    real = sum(x * math.cos(w * i) for i, x in enumerate(middle))
+    imaginary = sum(x * math.sin(w * i) for i, x in enumerate(middle))
+    return 2 * math.hypot(real, imaginary) / len(middle)
+
+
+def finish(publisher):
+    assert publisher.process.wait(timeout=60) == 0, publisher.output()
+    return publisher.output()
+
+
+def test_a_capture_device_is_heard_at_its_frequency(sound, tmp_path):
+    finish(publish(sound, tmp_path, "--audio", "pulse:desk.monitor"))
+    samples = decoded_audio(tmp_path)
+    assert level(samples, 440) > 1500
+    assert level(samples, 1000) < 150
+
+
+def test_two_devices_are_mixed_with_their_gains(sound, tmp_path):
+    finish(publish(sound, tmp_path, "--audio", "pulse:desk.monitor", "--audio-mix", "pulse:mic.monitor",
+                   "--mix-gain", "-6"))
+    samples = decoded_audio(tmp_path)
+    desk, mic = level(samples, 440), level(samples, 1000)
+    assert desk > 1500 and mic > 700
+    assert 0.35 < mic / desk < 0.7, "-6 dB is half the amplitude"
+
+
+def test_loud_sums_clip_instead_of_wrapping_around(sound, tmp_path):
+    finish(publish(sound, tmp_path, "--audio", "pulse:desk.monitor", "--audio-mix", "pulse:mic.monitor",
+                   "--audio-gain", "12", "--mix-gain", "12"))
+    samples = decoded_audio(tmp_path)
+    assert max(samples) > 30000, "full scale is reached"
+    assert level(samples, 440) > 8000, "the tone is still there: no wrap-around into noise"
+
+
+def test_audio_none_publishes_video_only(tmp_path):
+    publisher = Publisher("--source", "test", "--audio", "none", "--duration", "2s", "--hls-dir", str(tmp_path))
+    assert publisher.process.wait(timeout=60) == 0
+    media = tmp_path / "live/demo"
+    data = (media / "init.mp4").read_bytes() + (media / "seg0.m4s").read_bytes()
+    kinds = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", "-"],
+                           input=data, capture_output=True, check=True).stdout.decode().split()
+    assert kinds == ["video"]
+    assert 'CODECS="avc1.' in (media / "index.m3u8").read_text() and "mp4a" not in (media / "index.m3u8").read_text()
+
+
+def test_a_device_that_disappears_becomes_silence_and_the_stream_goes_on(sound, tmp_path):
+    publisher = publish(sound, tmp_path, "--audio", "pulse:desk.monitor", seconds=8)
+    try:
+        wait_until(lambda: (tmp_path / "live/demo/seg0.m4s").exists(), 20, what="the first segment")
+        sound.kill()
+        wait_until(lambda: "failed" in publisher.output(), 15, what="the device-lost warning")
+        output = finish(publisher)
+    finally:
+        publisher.kill()
+        sound.start()
+        sound.play("desk", next(p for p in tmp_path.parent.glob("tones*/440.wav")))
+        sound.play("mic", next(p for p in tmp_path.parent.glob("tones*/1000.wav")))
+    assert "sending silence and trying again every second" in output
+    final = MediaPlaylist((tmp_path / "live/demo/media.m3u8").read_text())
+    assert final.ended and abs(final.duration - 8) < 0.1, "the stream kept its length"
+
+
+def test_an_unknown_device_lists_the_capture_devices(sound):
+    result = run_onair("publish", "--source", "test", "--audio", "nosuchdevice", env=sound.env)
+    assert result.returncode == 2
+    line = result.stderr.strip()
+    assert line.startswith("onair: cannot capture from ALSA device 'nosuchdevice'") and "capture devices: " in line
+    assert "pulse" in line and len(line.splitlines()) == 1
+
+
+def test_devices_lists_sound_capture_devices(sound):
+    result = run_onair("devices", env=sound.env)
+    assert result.returncode == 0
+    assert "sound capture devices (--audio, --audio-mix):" in result.stdout and "  pulse" in result.stdout
