@@ -82,3 +82,51 @@ read -r _ stamped_cpu _ <<<"$stamped"
 blend=$(grep -o "watermark: .* s in all" "$work/stamped.log" | grep -o "[0-9.]* s in all" | cut -d" " -f1)
 printf "watermark blend: %s s of %.2f s CPU = %.2f%% of the pipeline (%s)\n" "$blend" "$stamped_cpu" \
     "$(echo "100 * $blend / $stamped_cpu" | bc -l)" "$(grep -o "watermark: .*" "$work/stamped.log")"
+
+# Part 2: sharing a screen. Xvfb at 1280x720 with an animated picture (ffplay showing testsrc2)
+# and then a still one; sound from a PulseAudio null sink playing a tone, captured through ALSA.
+# onair and `ffmpeg -f x11grab … -f alsa …` with identical encoder settings, one after the other.
+display_number=90
+Xvfb :$display_number -screen 0 1280x720x24 -nolisten tcp -noreset >/dev/null 2>&1 &
+xvfb=$!
+export PULSE_RUNTIME_PATH="$work/pulse" XDG_RUNTIME_DIR="$work/pulse"
+mkdir -p "$PULSE_RUNTIME_PATH"
+pulseaudio -n --daemonize=no --exit-idle-time=-1 --disallow-exit --load="module-null-sink sink_name=desk" \
+    --load=module-native-protocol-unix >/dev/null 2>&1 &
+pulse=$!
+trap 'kill $xvfb $pulse 2>/dev/null; rm -rf "$work"' EXIT
+until DISPLAY=:$display_number xdpyinfo >/dev/null 2>&1 && pactl info >/dev/null 2>&1; do sleep 0.2; done
+ffmpeg -v error -f lavfi -i "sine=frequency=440:sample_rate=44100:duration=$((4 * seconds + 30))" "$work/tone.wav"
+paplay --device=desk "$work/tone.wav" &
+player=$!
+
+screen_runs() {  # label: onair, then ffmpeg, on what the display shows now
+    local label=$1 ours theirs
+    ours=$(DISPLAY=:$display_number measure "onair-$label" .build/release/onair publish --channel bench \
+        --duration "${seconds}s" --host 127.0.0.1 --port "$port" --hls-dir "$work/onair-$label" --source screen \
+        --no-cursor --audio pulse:desk.monitor)
+    mkdir -p "$work/ffmpeg-$label"
+    theirs=$(measure "ffmpeg-$label" ffmpeg -hide_banner -nostdin -f x11grab -framerate 30 -draw_mouse 0 \
+        -i ":$display_number" -f alsa -i pulse:desk.monitor -t "$seconds" \
+        -c:v libx264 -preset veryfast -tune zerolatency -pix_fmt yuv420p -g 60 -keyint_min 60 -sc_threshold 0 \
+        -b:v 2500k -maxrate 2500k -bufsize 2500k -c:a aac -b:a 128k -ar 48000 -ac 2 \
+        -f hls -hls_time 2 -hls_list_size 6 -hls_segment_type fmp4 -hls_flags delete_segments \
+        "$work/ffmpeg-$label/index.m3u8")
+    onair_cpu=$(echo "$ours" | cut -d" " -f2)
+    onair_rss=$(echo "$ours" | cut -d" " -f3)
+    row "onair, $label screen" "$ours" "$work/onair-$label"
+    row "ffmpeg x11grab, $label" "$theirs" "$work/ffmpeg-$label"
+}
+
+echo
+printf "%s s of a 1280x720 Xvfb screen at 30 fps + ALSA sound (pulse), same encoder settings as above\n" "$seconds"
+printf "%-22s %12s %14s %12s %11s %9s\n" "" "CPU seconds" "peak RSS MiB" "output Mb/s" "onair CPU" "onair RSS"
+DISPLAY=:$display_number ffplay -v error -an -noborder -left 0 -top 0 -f lavfi "testsrc2=size=1280x720:rate=30" &
+animation=$!
+until DISPLAY=:$display_number xwininfo -root -tree | grep -q testsrc2; do sleep 0.2; done
+screen_runs animated
+kill $animation
+wait $animation 2>/dev/null || true
+screen_runs still
+kill $player 2>/dev/null || true
+echo "(ratios: onair / the ffmpeg run under it; goals: animated <= 0.9, still <= 0.5)"
