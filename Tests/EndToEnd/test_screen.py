@@ -155,3 +155,23 @@ def test_bad_sources_are_one_line_and_status_2(x, arguments, message):
     result = run_onair("publish", *arguments, display=x.display)
     assert result.returncode == 2, result.stderr
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_a_resolution_change_keeps_the_output_size_and_fits_the_picture_again(tmp_path):
+    server = XServer(1920, 1080)
+    try:
+        server.run("xsetroot", "-solid", "#336699")
+        publisher = publish(server, tmp_path, "--no-cursor", seconds=4)
+        wait_until(lambda: (tmp_path / "live/demo/seg0.m4s").exists(), 20, what="the first segment")
+        server.run("xrandr", "--newmode", "1024x768", "63.50", "1024", "1072", "1176", "1328", "768", "771", "775", "798")
+        server.run("xrandr", "--addmode", "screen", "1024x768")
+        server.run("xrandr", "--output", "screen", "--mode", "1024x768")
+        server.run("xrandr", "--fb", "1024x768")
+        finish(publisher)
+    finally:
+        server.stop()
+    frame = last_frame(tmp_path)
+    assert frame[:2] == (1280, 720), "the output keeps its size"
+    # 1024x768 (4:3) fitted into 1280x720: 960x720 in the middle, black bars of 160 at the sides.
+    assert near(pixel(frame, 60, 360), (0, 0, 0)) and near(pixel(frame, 1220, 360), (0, 0, 0))
+    assert near(pixel(frame, 200, 360), ROOT) and near(pixel(frame, 1080, 360), ROOT)

@@ -55,7 +55,8 @@ public final class ScreenSource: VideoSource, @unchecked Sendable {
     }
 
     public func capture(index: Int64, at seconds: Double) throws -> VideoFrame? {
-        let screen = PixelRect(x: 0, y: 0, width: display.screenWidth, height: display.screenHeight)
+        // Read every frame: after a resolution change the picture is fitted again into the same output.
+        let screen = display.currentScreen()
         guard let rect = area(on: screen, at: seconds) else {
             return lastRect == nil ? try black(index: index) : nil
         }

@@ -37,6 +37,18 @@ public final class X11Display: @unchecked Sendable {
     public var screenWidth: Int { Int(XDisplayWidth(display, XDefaultScreen(display))) }
     public var screenHeight: Int { Int(XDisplayHeight(display, XDefaultScreen(display))) }
 
+    /// The root window's size now: unlike `screenWidth`, which Xlib caches at connection time,
+    /// this follows a resolution change (xrandr). Wraps `XGetGeometry`.
+    func currentScreen() -> PixelRect {
+        var rootReturn: Window = 0
+        var x: Int32 = 0, y: Int32 = 0
+        var width: UInt32 = 0, height: UInt32 = 0, border: UInt32 = 0, depth: UInt32 = 0
+        guard XGetGeometry(display, root, &rootReturn, &x, &y, &width, &height, &border, &depth) != 0 else {
+            return PixelRect(x: 0, y: 0, width: screenWidth, height: screenHeight)
+        }
+        return PixelRect(x: 0, y: 0, width: Int(width), height: Int(height))
+    }
+
     /// MIT-SHM is there (a local server): images arrive through shared memory.
     var hasSharedMemory: Bool { XShmQueryExtension(display) != 0 }
 
