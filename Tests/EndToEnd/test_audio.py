@@ -88,18 +88,20 @@ def test_audio_none_publishes_video_only(tmp_path):
     assert 'CODECS="avc1.' in (media / "index.m3u8").read_text() and "mp4a" not in (media / "index.m3u8").read_text()
 
 
-def test_a_device_that_disappears_becomes_silence_and_the_stream_goes_on(sound, tmp_path):
+def test_a_device_that_disappears_becomes_silence_then_comes_back(sound, tmp_path):
     publisher = publish(sound, tmp_path, "--audio", "pulse:desk.monitor", seconds=8)
+    tones = tmp_path.parent / next(p.name for p in tmp_path.parent.glob("tones*"))
     try:
         wait_until(lambda: (tmp_path / "live/demo/seg0.m4s").exists(), 20, what="the first segment")
         sound.kill()
         wait_until(lambda: "failed" in publisher.output(), 15, what="the device-lost warning")
+        sound.start()
+        sound.play("desk", tones / "440.wav")
+        sound.play("mic", tones / "1000.wav")
+        wait_until(lambda: "is back" in publisher.output(), 15, what="the device to be reopened")
         output = finish(publisher)
     finally:
         publisher.kill()
-        sound.start()
-        sound.play("desk", next(p for p in tmp_path.parent.glob("tones*/440.wav")))
-        sound.play("mic", next(p for p in tmp_path.parent.glob("tones*/1000.wav")))
     assert "sending silence and trying again every second" in output
     final = MediaPlaylist((tmp_path / "live/demo/media.m3u8").read_text())
     assert final.ended and abs(final.duration - 8) < 0.1, "the stream kept its length"

@@ -48,7 +48,14 @@ public final class AlsaSource: AudioSource, @unchecked Sendable {
     public func read() throws -> AudioFrame? {
         while true {
             let now = clock.elapsed()
-            if stop.shouldStop(at: now) { return nil }
+            if stop.shouldStop(at: now) {
+                if overruns.current > 0 {
+                    warn(
+                        "audio device \(name): \(overruns.current) overruns (samples lost while onair was held up), recovered"
+                    )
+                }
+                return nil
+            }
             guard let device else { return try silence(at: now) }
             if anchor == nil { try device.restart() }
             let frame = try AudioFrame(
