@@ -24,7 +24,7 @@ def sound(tmp_path_factory):
     server.stop()
 
 
-def publish(sound, folder, *arguments, seconds=3):
+def publish(sound, folder, *arguments, seconds=4):
     return Publisher("--source", "test", "--size", "320x180", "--duration", f"{seconds}s", "--hls-dir", str(folder),
                      *arguments, env=sound.env)
 
@@ -40,8 +40,9 @@ def decoded_audio(folder, rate=8000):
 
 
 def level(samples, frequency, rate=8000):
-    """Goertzel: the amplitude of one frequency over the middle second."""
-    middle = samples[len(samples) // 2 - rate // 2:len(samples) // 2 + rate // 2]
+    """Goertzel: the amplitude of one frequency over the second before the last half second
+    (PulseAudio can take a second or more to start delivering a monitor stream)."""
+    middle = samples[-rate * 3 // 2:-rate // 2]
     w = 2 * math.pi * frequency / rate
     real = sum(x * math.cos(w * i) for i, x in enumerate(middle))
     imaginary = sum(x * math.sin(w * i) for i, x in enumerate(middle))
