@@ -7,8 +7,9 @@ public import Media
 /// of wrapping around. The first source gives the timestamps. The second is read on a thread of
 /// its own and mixed in the order its samples arrive, as a live mixer does: devices report
 /// latencies of their own (PulseAudio monitors up to half a second), and aligning on them would
-/// throw a late microphone away. The mix runs 100 ms behind the first source so bursts of the
-/// second are smoothed; its queue is kept under 200 ms (oldest dropped) so it never drifts behind.
+/// throw a late microphone away. The mix runs 100 ms behind the first source; the second one's
+/// queue rides out the bursts some devices deliver in (PulseAudio's monitors: up to half a second
+/// at a time) and is kept under a second (oldest dropped), so it never falls further behind.
 public final class AudioMixer: AudioSource, @unchecked Sendable {
     private let primary: any AudioSource
     private let primaryInput: MixerInput
@@ -60,7 +61,7 @@ public final class AudioMixer: AudioSource, @unchecked Sendable {
             position: position)
         mixed.silence()
         try primaryInput.add(count, into: mixed, at: 0)
-        let backlog = secondaryInput.available - 2 * Self.latency
+        let backlog = secondaryInput.available - AudioEncoder.sampleRate
         if backlog > 0 { secondaryInput.discard(backlog) }
         let available = min(secondaryInput.available, count)
         if available > 0 { try secondaryInput.add(available, into: mixed, at: 0) }

@@ -84,15 +84,6 @@ final class AlsaDevice {
         return 0
     }
 
-    /// Throws away what the device has buffered and captures afresh from now: what piled up
-    /// between opening and the first read would otherwise stay as latency for good.
-    /// Wraps `snd_pcm_drop`, `snd_pcm_prepare` and `snd_pcm_start`.
-    func restart() throws(AlsaError) {
-        try check(snd_pcm_drop(pcm), "snd_pcm_drop")
-        try check(snd_pcm_prepare(pcm), "snd_pcm_prepare")
-        try check(snd_pcm_start(pcm), "snd_pcm_start")
-    }
-
     /// Frames captured but not yet read. Wraps `snd_pcm_delay`.
     var delay: Int {
         var frames: snd_pcm_sframes_t = 0

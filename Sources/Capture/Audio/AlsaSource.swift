@@ -57,7 +57,6 @@ public final class AlsaSource: AudioSource, @unchecked Sendable {
                 return nil
             }
             guard let device else { return try silence(at: now) }
-            if anchor == nil { try device.restart() }
             let frame = try AudioFrame(
                 format: layout.format, sampleRate: layout.rate, channelCount: layout.channels,
                 sampleCount: layout.period, position: 0)
@@ -79,7 +78,12 @@ public final class AlsaSource: AudioSource, @unchecked Sendable {
             if anchor == nil { anchor = Int64(measured.rounded()) }
             let counted = anchor! + self.count
             // A time constant of ~20 s at 50 reads a second: jitter averages out, drift does not.
-            drift += (measured - Double(counted) - drift) / 1000
+            // The correction never moves faster than 0.05 % of the samples read, so the resampler
+            // absorbs it by stretching (inaudible) and never by cutting or padding (a glitch);
+            // real clock drift is far slower (crystals differ by ~0.01 %).
+            let step = (measured - Double(counted) - drift) / 1000
+            let limit = Double(count) * 0.0005
+            drift += min(limit, max(-limit, step))
             frame.position = counted + Int64(drift.rounded())
             self.count += Int64(count)
             return frame
@@ -93,7 +97,6 @@ public final class AlsaSource: AudioSource, @unchecked Sendable {
             if let reopened = try? AlsaDevice(name: name), reopened.format == layout.format,
                 reopened.rate == layout.rate, reopened.channels == layout.channels
             {
-                try? reopened.restart()
                 device = reopened
                 warn("audio device \(name) is back")
                 silentSince = nil
