@@ -5,8 +5,6 @@
 
 /// `-EPIPE`, the overrun code `snd_pcm_readi` returns: Swift cannot negate a macro from errno.h.
 static const int CALSA_overrun = -EPIPE;
-/// `-EAGAIN`.
-static const int CALSA_tryAgain = -EAGAIN;
 
 /// alsa-lib prints its own diagnostics to stderr through a variadic handler (which Swift cannot
 /// write); every failure reaches the user as one of our errors instead.

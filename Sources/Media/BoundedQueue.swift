@@ -56,21 +56,18 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         while count == 0, !closed {
             condition.wait()
         }
-        guard count > 0 else { return nil }
-        let element = elements[head]
-        head += 1
-        if head >= capacity {
-            elements.removeFirst(head)
-            head = 0
-        }
-        condition.broadcast()
-        return element
+        return takeFirst()
     }
 
     /// The next element if one is waiting, without blocking.
     public func tryPop() -> Element? {
         condition.lock()
         defer { condition.unlock() }
+        return takeFirst()
+    }
+
+    /// Removes and returns the oldest element, nil when there is none; the lock is held.
+    private func takeFirst() -> Element? {
         guard count > 0 else { return nil }
         let element = elements[head]
         head += 1
