@@ -61,12 +61,15 @@ public final class ScreenSource: VideoSource, @unchecked Sendable {
             return lastRect == nil ? try black(index: index) : nil
         }
         let damaged = damage?.takeReports() ?? true
-        let pointerMoved = cursor && pointerChanged()
+        // One round trip a frame for the pointer: whether it moved, and its picture to draw.
+        let pointer = cursor ? XFixesGetCursorImage(display.display) : nil
+        defer { if let pointer { XFree(pointer) } }
+        let pointerMoved = pointer.map(moved) ?? false
         if rect == lastRect, !damaged, !pointerMoved { return nil }
         lastRect = rect
         let frame = try pool.makeFrame(index: index)
         try grabber.grab(x: rect.x, y: rect.y, width: rect.width, height: rect.height) { pixels, stride in
-            if cursor { drawCursor(into: pixels, stride: stride, area: rect) }
+            if let pointer { draw(pointer.pointee, into: pixels, stride: stride, area: rect) }
             try fitter.fit(pixels, stride: stride, width: rect.width, height: rect.height, into: frame)
         }
         return frame
@@ -80,7 +83,7 @@ public final class ScreenSource: VideoSource, @unchecked Sendable {
         case .region(let region):
             return region.clipped(to: screen)
         case .window(let id):
-            guard let info = display.info(Window(id)) else {
+            guard let info = display.info(Window(id), withTitle: false) else {
                 if goneSince == nil {
                     goneSince = seconds
                     warn(
@@ -112,19 +115,17 @@ public final class ScreenSource: VideoSource, @unchecked Sendable {
         return frame
     }
 
-    private func pointerChanged() -> Bool {
-        guard let image = XFixesGetCursorImage(display.display) else { return false }
-        defer { XFree(image) }
+    /// Whether the pointer moved or changed shape since the last frame.
+    private func moved(_ image: UnsafeMutablePointer<XFixesCursorImage>) -> Bool {
         let now = (image.pointee.x, image.pointee.y, UInt(image.pointee.cursor_serial))
         defer { lastPointer = (now.0, now.1, now.2) }
         return now != lastPointer
     }
 
     /// Draws the pointer's image (premultiplied ARGB) over the grabbed BGRX pixels.
-    private func drawCursor(into pixels: UnsafeMutablePointer<UInt8>, stride: Int, area: PixelRect) {
-        guard let image = XFixesGetCursorImage(display.display) else { return }
-        defer { XFree(image) }
-        let cursor = image.pointee
+    private func draw(
+        _ cursor: XFixesCursorImage, into pixels: UnsafeMutablePointer<UInt8>, stride: Int, area: PixelRect
+    ) {
         let left = Int(cursor.x) - Int(cursor.xhot) - area.x, top = Int(cursor.y) - Int(cursor.yhot) - area.y
         for row in 0..<Int(cursor.height) {
             let y = top + row

@@ -13,7 +13,8 @@ public struct WindowInfo: Sendable, Equatable {
 
     /// `0x400001 "Title" 640x480+10+20`
     public var summary: String {
-        "0x" + String(id, radix: 16) + " \"\(title)\" \(width)x\(height)+\(x)+\(y)" + (viewable ? "" : " (hidden)")
+        "0x" + String(id, radix: 16) + (title.isEmpty ? "" : " \"\(title)\"") + " \(width)x\(height)+\(x)+\(y)"
+            + (viewable ? "" : " (hidden)")
     }
 }
 
@@ -66,8 +67,9 @@ public final class X11Display: @unchecked Sendable {
         return found
     }
 
-    /// A window's place on the screen and state; nil once it no longer exists.
-    func info(_ window: Window) -> WindowInfo? {
+    /// A window's place on the screen and state; nil once it no longer exists. The title costs a
+    /// round trip of its own: the capture loop, which only needs the place, leaves it out.
+    func info(_ window: Window, withTitle: Bool = true) -> WindowInfo? {
         var attributes = XWindowAttributes()
         _ = CX11_takeError()
         guard XGetWindowAttributes(display, window, &attributes) != 0, CX11_takeError() == 0 else { return nil }
@@ -76,7 +78,7 @@ public final class X11Display: @unchecked Sendable {
         XTranslateCoordinates(display, window, root, 0, 0, &x, &y, &child)
         guard CX11_takeError() == 0 else { return nil }
         return WindowInfo(
-            id: UInt(window), title: title(window), x: Int(x), y: Int(y), width: Int(attributes.width),
+            id: UInt(window), title: withTitle ? title(window) : "", x: Int(x), y: Int(y), width: Int(attributes.width),
             height: Int(attributes.height), viewable: attributes.map_state == IsViewable)
     }
 
