@@ -19,5 +19,4 @@ public struct TimeBase: Sendable, Hashable {
         Double(ticks) * Double(numerator) / Double(denominator)
     }
 
-    public static let milliseconds = TimeBase(1, 1000)
 }

@@ -31,9 +31,6 @@ public final class StreamDescription: @unchecked Sendable {
         }
     }
 
-    public var width: Int { Int(parameters.pointee.width) }
-    public var height: Int { Int(parameters.pointee.height) }
-
     deinit {
         var parameters: UnsafeMutablePointer<AVCodecParameters>? = parameters
         avcodec_parameters_free(&parameters)

@@ -4,7 +4,6 @@ public enum CaptureError: Error, CustomStringConvertible, Equatable {
     case noWindow(String, closeMatches: [String])
     case severalWindows(String, matches: [String])
     case regionOutsideScreen(String, screenWidth: Int, screenHeight: Int)
-    case badSource(String)
     case x11(String)
 
     public var description: String {
@@ -18,8 +17,6 @@ public enum CaptureError: Error, CustomStringConvertible, Equatable {
             "\(matches.count) windows match '\(query)': \(matches.joined(separator: ", ")); use window:<id>"
         case .regionOutsideScreen(let region, let width, let height):
             "region \(region) is not inside the \(width)x\(height) screen"
-        case .badSource(let text):
-            "--source \(text) is not one of: screen, window:<id or title>, region:WxH+X+Y, test"
         case .x11(let message): message
         }
     }

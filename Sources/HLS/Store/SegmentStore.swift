@@ -163,10 +163,7 @@ public final class SegmentStore: Sendable {
         state.withLock { state in
             ChannelSummary(
                 name: configuration.channel, live: !state.ended, startedAt: startedAt, width: configuration.width,
-                height: configuration.height, fps: configuration.fps, segments: state.nextSequence,
-                bytes: state.totalBytes,
-                measuredBitrate: state.totalDuration > 0
-                    ? Int(Double(state.totalBytes * 8) / state.totalDuration) : nil)
+                height: configuration.height, fps: configuration.fps, segments: state.nextSequence)
         }
     }
 
@@ -232,6 +229,4 @@ public struct ChannelSummary: Sendable, Equatable {
     public var height: Int
     public var fps: Int
     public var segments: Int
-    public var bytes: Int
-    public var measuredBitrate: Int?
 }
