@@ -93,7 +93,7 @@ struct Publish: AsyncParsableCommand {
 
     func run() async throws {
         LibavLog.silence()
-        try checkEnvironment()
+        try checkPort()
         var configuration = broadcastConfiguration
         configuration.watermark = try watermark.load()
         LoggingSystem.bootstrap { label in
@@ -105,23 +105,32 @@ struct Publish: AsyncParsableCommand {
         let resolver = VideoSourceResolver(
             choice: sources.source, display: sources.display, cursor: !sources.noCursor,
             windowGrace: sources.windowGrace.seconds, size: encoding.size, quality: encoding.quality)
-        let (video, size) = try resolver.resolve { logger.notice("\($0)") }
+        // Said once every check has passed: a refusal stays one line.
+        var notices: [String] = []
+        let (video, size) = try resolver.resolve { notices.append($0) }
         configuration.video = video
         let isTestPattern = if case .testPattern = video { true } else { false }
-        configuration.audio = try sources.resolveAudio(videoIsTestPattern: isTestPattern) { logger.notice("\($0)") }
+        configuration.audio = try sources.resolveAudio(videoIsTestPattern: isTestPattern) { notices.append($0) }
         configuration.width = size.width
         configuration.height = size.height
+        // Last of the checks, as it is the only one that writes (the channel's folder).
+        try checkOutputFolder()
+        for notice in notices { logger.notice("\(notice)") }
         let broadcast = Broadcast(configuration: configuration, logger: logger)
         try await broadcast.run(showStatus: isatty(STDERR_FILENO) == 1)
     }
 
-    /// Checks what only the machine can tell (port, folder) before anything starts.
-    func checkEnvironment() throws {
+    /// The port must be free before anything starts.
+    func checkPort() throws {
         if let problem = PortCheck.problem(host: server.host, port: server.port) {
             throw UsageError(
                 message:
                     "port \(server.port) on \(server.host) is not available (\(problem)); choose another with --port")
         }
+    }
+
+    /// The --hls-dir folder must be writable (this creates the channel's folder).
+    func checkOutputFolder() throws {
         if let folder = output.hlsDir {
             do {
                 _ = try DirectoryMirror(root: URL(fileURLWithPath: folder), channel: channel)
