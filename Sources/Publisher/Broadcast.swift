@@ -50,7 +50,7 @@ public final class Broadcast: Sendable {
                 channel: config.channel, format: config.format, segmentDuration: config.segmentDuration,
                 playlistSize: config.playlistSize, codecs: streams.map(\.codecString), width: config.width,
                 height: config.height, fps: config.fps,
-                estimatedBitrate: (config.videoBitrate + (audioEncoder == nil ? 0 : config.audioBitrate)) * 11 / 10),
+                videoBitrate: config.videoBitrate, audioBitrate: audioEncoder == nil ? 0 : config.audioBitrate),
             startedAt: clock.anchorWallMilliseconds)
         let directory = ChannelDirectory()
         directory.add(store)
@@ -92,18 +92,25 @@ public final class Broadcast: Sendable {
         let pipeline = PipelineService(
             pacer: pacer, videoSource: videoSource, videoEncoder: videoEncoder, audioSource: audioSource,
             audioEncoder: audioEncoder, packaging: packaging, stop: stop, clock: clock, stats: stats, logger: logger)
-        let server = HTTPServer.application(directory: directory, configuration: config.server, logger: logger)
+        let viewers = ViewerRegistry()
+        let server = HTTPServer.application(
+            directory: directory, viewers: viewers, configuration: config.server, logger: logger)
         let url = config.server.playlistURL(channel: config.channel)
         let status = StatusReporter(
             store: store, stats: stats, url: url,
             interactive: showStatus, logger: logger)
 
         logger.info("publishing channel \(config.channel) at \(url)")
-        // Shutdown runs in reverse order: the pipeline finishes its last segment while the server still answers.
+        // Shutdown runs in reverse order: the pipeline finishes its last segment while the server still answers,
+        // and the server stays while viewers fetch the end of the stream.
         let group = ServiceGroup(
             configuration: .init(
                 services: [
                     .init(service: server),
+                    .init(
+                        service: EndOfStreamGrace(
+                            channel: config.channel, viewers: viewers, idle: config.segmentDuration,
+                            limit: Double(config.playlistSize + 1) * config.segmentDuration, logger: logger)),
                     .init(service: status),
                     .init(service: pipeline, successTerminationBehavior: .gracefullyShutdownGroup),
                 ],

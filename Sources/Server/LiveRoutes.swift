@@ -1,13 +1,15 @@
 import CompressNIO
 import HLS
 import Hummingbird
+import Media
 
 /// `/live/<channel>/<file>`: playlists (never cached stale, gzip'd when the client accepts it)
-/// and segments (immutable once listed).
+/// and segments (immutable once listed). Playlist requests count viewers.
 struct LiveRoutes {
     let directory: ChannelDirectory
+    let viewers: ViewerRegistry
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<ServerContext>) {
         router.get("/live/:channel/:file") { request, context in
             try serve(request: request, context: context)
         }
@@ -17,11 +19,25 @@ struct LiveRoutes {
         }
     }
 
-    private func serve(request: Request, context: BasicRequestContext) throws -> Response {
+    private func serve(request: Request, context: ServerContext) throws -> Response {
         let channel = try context.parameters.require("channel")
         let name = try context.parameters.require("file")
-        guard let store = directory.store(named: channel), let file = store.file(named: name) else {
+        guard let store = directory.store(named: channel), var file = store.file(named: name) else {
             throw HTTPError(.notFound, message: "No such channel or file.")
+        }
+        let now = Double(MediaClock.monotonicNanoseconds()) / 1e9
+        if file.immutable {
+            viewers.mediaRequested(channel: channel, at: now)
+        } else {
+            let session = request.uri.queryParameters["session"].map(String.init)
+            let viewer = ViewerRegistry.viewerKey(
+                session: session, address: context.remoteAddress?.ipAddress,
+                userAgent: request.headers[.userAgent])
+            viewers.playlistRequested(
+                channel: channel, by: viewer, at: now, window: store.viewerWindow)
+            if name == SegmentStore.multivariantPlaylistName, let session, ViewerRegistry.isSession(session) {
+                file.bytes = store.multivariantPlaylist(variantQuery: "session=" + session)
+            }
         }
         var headers: HTTPFields = [
             .contentType: file.contentType,
@@ -46,4 +62,10 @@ struct LiveRoutes {
             return !parts.dropFirst().contains { $0 == "q=0" || $0 == "q=0.0" || $0 == "q=0.00" || $0 == "q=0.000" }
         }
     }
+}
+
+extension SegmentStore {
+    /// How long a player counts as watching after its last playlist reload: three target
+    /// durations, so one slow reload does not drop it.
+    var viewerWindow: Double { 3 * configuration.segmentDuration.rounded(.up) }
 }

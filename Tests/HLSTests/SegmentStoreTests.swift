@@ -8,7 +8,7 @@ import Testing
         SegmentStore(
             configuration: .init(
                 channel: "demo", format: format, segmentDuration: 2, playlistSize: playlistSize,
-                codecs: ["avc1.64001f", "mp4a.40.2"], width: 1280, height: 720, fps: 30, estimatedBitrate: 2_000_000),
+                codecs: ["avc1.64001f", "mp4a.40.2"], width: 1280, height: 720, fps: 30, videoBitrate: 1_872_000, audioBitrate: 128_000),
             startedAt: 1_795_000_000_000)
     }
 
@@ -71,13 +71,14 @@ import Testing
         Self.publish(store, count: 1)
         _ = store.end()
         #expect(Self.playlist(store).hasSuffix("seg0.m4s\n#EXT-X-ENDLIST\n"))
-        #expect(store.summary().live == false)
+        #expect(store.summary().state == .ended)
     }
 
     @Test func multivariantBandwidthIsMeasuredFromSegments() {
         let store = Self.store()
         let before = String(decoding: store.file(named: "index.m3u8")!.bytes, as: UTF8.self)
-        #expect(before.contains("BANDWIDTH=2000000,AVERAGE-BANDWIDTH=2000000"))
+        // Before any segment: the targets, 2 Mb/s, plus 10 % for the container.
+        #expect(before.contains("BANDWIDTH=2200000,AVERAGE-BANDWIDTH=2200000"))
         store.appendFragment([UInt8](repeating: 0, count: 250_000))  // 1 Mb/s over 2 s
         _ = store.closeSegment(duration: 2, programDateTime: 0, now: 2)
         store.appendFragment([UInt8](repeating: 0, count: 750_000))  // 3 Mb/s
@@ -93,6 +94,24 @@ import Testing
         #expect(store.file(named: "seg0.ts")?.contentType == "video/mp2t")
         #expect(store.file(named: "init.mp4") == nil)
         #expect(!Self.playlist(store).contains("EXT-X-MAP"))
+    }
+
+    @Test func variantQueryFollowsTheMediaPlaylistURI() {
+        let store = Self.store()
+        let text = String(decoding: store.multivariantPlaylist(variantQuery: "session=a1"), as: UTF8.self)
+        #expect(text.hasSuffix("\nmedia.m3u8?session=a1\n"))
+        #expect(String(decoding: store.file(named: "index.m3u8")!.bytes, as: UTF8.self).hasSuffix("\nmedia.m3u8\n"))
+    }
+
+    @Test func stateGoesFromWaitingToLiveToEnded() {
+        let store = Self.store()
+        #expect(store.summary().state == .waiting)
+        store.appendFragment([1, 2, 3])
+        _ = store.closeSegment(duration: 2, programDateTime: 0, now: 2)
+        #expect(store.summary().state == .live)
+        #expect(store.summary().measuredBitrate == 12)
+        _ = store.end()
+        #expect(store.summary().state == .ended)
     }
 
     @Test func unknownFilesAreNotFound() {

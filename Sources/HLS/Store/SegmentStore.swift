@@ -15,12 +15,13 @@ public final class SegmentStore: Sendable {
         public var width: Int
         public var height: Int
         public var fps: Int
-        /// Bits per second to announce until segments have been measured.
-        public var estimatedBitrate: Int
+        /// The encoders' target bits per second; audio is 0 for a video-only channel.
+        public var videoBitrate: Int
+        public var audioBitrate: Int
 
         public init(
             channel: String, format: ContainerFormat, segmentDuration: Double, playlistSize: Int,
-            codecs: [String], width: Int, height: Int, fps: Int, estimatedBitrate: Int
+            codecs: [String], width: Int, height: Int, fps: Int, videoBitrate: Int, audioBitrate: Int
         ) {
             self.channel = channel
             self.format = format
@@ -30,8 +31,13 @@ public final class SegmentStore: Sendable {
             self.width = width
             self.height = height
             self.fps = fps
-            self.estimatedBitrate = estimatedBitrate
+            self.videoBitrate = videoBitrate
+            self.audioBitrate = audioBitrate
         }
+
+        /// Bits per second to announce until segments have been measured: the targets plus
+        /// container overhead.
+        var estimatedBitrate: Int { (videoBitrate + audioBitrate) * 11 / 10 }
     }
 
     /// A file the store serves.
@@ -158,12 +164,29 @@ public final class SegmentStore: Sendable {
         }
     }
 
-    /// The figures shown on the index page and the status line.
+    /// The multivariant playlist with `query` added to each variant's URI, so a player's
+    /// playlist reloads carry what its first request did (the server tells viewers apart by it).
+    public func multivariantPlaylist(variantQuery query: String) -> [UInt8] {
+        state.withLock { state in
+            var playlist = Self.multivariantPlaylist(of: state, configuration: configuration)
+            for index in playlist.variants.indices {
+                playlist.variants[index].uri += "?" + query
+            }
+            return Array(playlist.render().utf8)
+        }
+    }
+
+    /// The figures shown on the web pages, in the API and on the status line.
     public func summary() -> ChannelSummary {
         state.withLock { state in
             ChannelSummary(
-                name: configuration.channel, live: !state.ended, startedAt: startedAt, width: configuration.width,
-                height: configuration.height, fps: configuration.fps, segments: state.nextSequence)
+                name: configuration.channel,
+                state: state.ended ? .ended : state.nextSequence == 0 ? .waiting : .live,
+                startedAt: startedAt, width: configuration.width, height: configuration.height, fps: configuration.fps,
+                format: configuration.format, videoBitrate: configuration.videoBitrate,
+                audioBitrate: configuration.audioBitrate,
+                measuredBitrate: state.totalDuration > 0 ? Int(Double(state.totalBytes * 8) / state.totalDuration) : 0,
+                segments: state.nextSequence)
         }
     }
 
@@ -219,14 +242,28 @@ public final class SegmentStore: Sendable {
     }
 }
 
-/// What the index page and status line show of a channel.
+/// Where a channel is in its life, as a viewer sees it.
+public enum ChannelState: String, Sendable, Codable {
+    /// Started, but no segment is listed yet.
+    case waiting
+    case live
+    /// EXT-X-ENDLIST has been written.
+    case ended
+}
+
+/// What the web pages, the API and the status line show of a channel.
 public struct ChannelSummary: Sendable, Equatable {
     public var name: String
-    public var live: Bool
+    public var state: ChannelState
     /// Wall time of the start, milliseconds since 1970.
     public var startedAt: Int64
     public var width: Int
     public var height: Int
     public var fps: Int
+    public var format: ContainerFormat
+    public var videoBitrate: Int
+    public var audioBitrate: Int
+    /// Bits per second of the segments so far, container included; 0 before the first.
+    public var measuredBitrate: Int
     public var segments: Int
 }

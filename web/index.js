@@ -1,0 +1,58 @@
+// The channel list: refreshed from /api/channels every two seconds.
+"use strict";
+
+(function () {
+    const table = document.getElementById("channels");
+    const body = table.querySelector("tbody");
+    const empty = document.getElementById("empty");
+
+    const clock = (seconds) =>
+        [Math.floor(seconds / 3600), Math.floor(seconds / 60) % 60, seconds % 60]
+            .map((n) => String(n).padStart(2, "0"))
+            .join(":");
+    const cell = (row, text, className) => {
+        const td = row.insertCell();
+        if (text instanceof Node) td.append(text);
+        else td.textContent = text;
+        if (className) td.className = className;
+        return td;
+    };
+    const link = (href, text) => {
+        const a = document.createElement("a");
+        a.href = href;
+        a.textContent = text;
+        return a;
+    };
+
+    async function refresh() {
+        let channels;
+        try {
+            const response = await fetch("/api/channels", { cache: "no-store" });
+            channels = await response.json();
+        } catch (error) {
+            empty.textContent = "The server is not answering; trying again…";
+            empty.hidden = false;
+            return;
+        }
+        body.replaceChildren();
+        for (const channel of channels) {
+            const row = body.insertRow();
+            row.dataset.channel = channel.name;
+            cell(row, link(channel.watch, channel.name));
+            const badge = document.createElement("span");
+            badge.className = "badge";
+            badge.dataset.state = channel.state;
+            badge.textContent = channel.state;
+            cell(row, badge);
+            cell(row, clock(channel.uptimeSeconds), "number");
+            cell(row, channel.width + "×" + channel.height + " · " + channel.fps + " fps", "wide number");
+            cell(row, String(channel.viewers), "number");
+            cell(row, link(channel.playlist, "index.m3u8"), "wide");
+        }
+        table.hidden = channels.length === 0;
+        empty.hidden = channels.length !== 0;
+        empty.textContent = "No channel is on air. Start one with: onair publish --channel NAME";
+    }
+    refresh();
+    setInterval(refresh, 2000);
+})();

@@ -1,0 +1,71 @@
+// The watch page: the player, the channel's state, latency and viewers, and the embed code.
+"use strict";
+
+(function () {
+    const channel = OnairPage.channel();
+    const $ = (id) => document.getElementById(id);
+    document.title = channel + " · onair";
+    $("channel").textContent = channel;
+
+    const stage = document.querySelector(".stage");
+    const player = OnairPage.mount(stage, { autoplay: true, muted: OnairPage.flag("muted", false) });
+    window.onair = player;
+    $("engine").textContent = player.engine === "native" ? "native HLS" : "onair MSE";
+
+    const labels = { waiting: "waiting", live: "live", ended: "ended" };
+    stage.addEventListener("onair:state", (event) => {
+        $("state").dataset.state = event.detail;
+        $("state").textContent = labels[event.detail];
+    });
+
+    setInterval(() => {
+        const latency = player.latency();
+        $("latency").textContent = latency === null || player.state !== "live" ? "–" : latency.toFixed(1) + " s";
+    }, 500);
+
+    const clock = (seconds) =>
+        [Math.floor(seconds / 3600), Math.floor(seconds / 60) % 60, seconds % 60]
+            .map((n) => String(n).padStart(2, "0"))
+            .join(":");
+    async function refreshFacts() {
+        try {
+            const response = await fetch("/api/channels", { cache: "no-store" });
+            const info = (await response.json()).find((c) => c.name === channel);
+            if (!info) return;
+            $("viewers").textContent = String(info.viewers);
+            $("resolution").textContent = info.width + "×" + info.height + " · " + info.fps + " fps";
+            $("uptime").textContent = clock(info.uptimeSeconds);
+        } catch (error) {
+            // The server is away: the player says so; the facts keep their last values.
+        }
+    }
+    refreshFacts();
+    setInterval(refreshFacts, 2000);
+
+    const origin = location.origin;
+    const path = encodeURIComponent(channel);
+    const playlist = origin + "/live/" + path + "/index.m3u8";
+    $("playlist-link").href = playlist;
+    $("embed-iframe").value =
+        '<iframe src="' + origin + "/embed/" + path + '" width="640" height="360" frameborder="0" ' +
+        'allow="autoplay; fullscreen" allowfullscreen title="' + channel + ' (live)"></iframe>';
+    $("embed-video").value =
+        '<video data-onair src="' + playlist + '" controls autoplay muted playsinline width="640"></video>\n' +
+        '<script src="' + origin + '/web/player.js" async></script>';
+
+    for (const button of document.querySelectorAll("button.copy")) {
+        button.addEventListener("click", async () => {
+            const text = $(button.dataset.copy);
+            try {
+                await navigator.clipboard.writeText(text.value);
+            } catch (error) {
+                // No clipboard API (a page served over plain HTTP to another machine): copy the selection.
+                text.focus();
+                text.select();
+                document.execCommand("copy");
+            }
+            button.textContent = "Copied";
+            setTimeout(() => (button.textContent = "Copy"), 1500);
+        });
+    }
+})();
