@@ -62,7 +62,22 @@ const OnairPage = {
             if (video.paused) video.play().catch(() => {});
             video.focus();
         });
-        player.start();
+        say("Waiting for the broadcast", "The video starts as soon as the channel goes live.");
+        OnairPage.whenListed(() => player.start());
         return player;
+    },
+
+    /** Calls `then` once the server lists the channel: no playlist request meets a 404 before. */
+    async whenListed(then) {
+        for (;;) {
+            try {
+                const response = await fetch("/api/channels", { cache: "no-store" });
+                const channels = await response.json();
+                if (channels.some((channel) => channel.name === OnairPage.channel())) return then();
+            } catch (error) {
+                // Not answering yet: ask again.
+            }
+            await new Promise((resolve) => setTimeout(resolve, 2000));
+        }
     },
 };

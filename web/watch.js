@@ -40,7 +40,11 @@
         }
     }
     refreshFacts();
-    setInterval(refreshFacts, 2000);
+    const facts = setInterval(() => {
+        // An ended channel's server goes away soon: stop asking it.
+        if (player.state === "ended") clearInterval(facts);
+        refreshFacts();
+    }, 2000);
 
     const origin = location.origin;
     const path = encodeURIComponent(channel);

@@ -12,9 +12,12 @@ struct WebRoutes {
     let files: EmbeddedFiles
 
     func register(on router: Router<ServerContext>) {
-        router.add(middleware: FileMiddleware(fileProvider: files, urlBasePath: "/web", cacheControl: .init([
-            (MediaType(type: .any), [.noCache])
-        ])))
+        router.add(
+            middleware: FileMiddleware(
+                fileProvider: files, urlBasePath: "/web",
+                cacheControl: .init([
+                    (MediaType(type: .any), [.noCache])
+                ])))
         router.get("/") { _, _ in files.page("index.html") }
         router.get("/watch/:channel") { _, _ in files.page("watch.html") }
         router.get("/embed/:channel") { _, _ in files.page("embed.html") }

@@ -1,19 +1,24 @@
 """The built-in HTTP server, and stopping by signal."""
 
 import gzip
+import json
+import re
 import signal
 import socket
+from pathlib import Path
 
 import pytest
 
 from harness import Publisher, fetch, run_onair, wait_until
 from hls_rules import MediaPlaylist
 
+REPOSITORY = Path(__file__).resolve().parents[2]
+
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory):
     folder = tmp_path_factory.mktemp("mirror")
-    publisher = Publisher("--hls-dir", str(folder), "--allow-origin", "https://example.org")
+    publisher = Publisher("--hls-dir", str(folder), "--allow-origin", "https://example.org", cwd=folder)
     try:
         publisher.wait_for_segments(1)
         yield publisher, folder
@@ -67,10 +72,57 @@ def test_unknown_channels_and_files_are_404(live, path):
     assert fetch(live[0].base + path).status == 404
 
 
-def test_index_page_lists_the_live_channel(live):
-    response = fetch(live[0].base + "/")
-    assert response.status == 200 and response.headers["content-type"].startswith("text/html")
-    assert 'href="/live/demo/index.m3u8">demo</a> — LIVE' in response.text
+def test_api_describes_the_channel(live):
+    response = fetch(live[0].base + "/api/channels")
+    assert response.status == 200 and response.headers["content-type"] == "application/json; charset=utf-8"
+    assert response.headers["cache-control"] == "no-store"
+    [channel] = json.loads(response.text)
+    assert channel["name"] == "demo" and channel["state"] == "live"
+    assert (channel["width"], channel["height"], channel["fps"], channel["format"]) == (1280, 720, 30, "fmp4")
+    assert (channel["videoBitrate"], channel["audioBitrate"]) == (2_500_000, 128_000)
+    assert channel["segments"] >= 1 and channel["measuredBitrate"] > 0
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", channel["startedAt"])
+    assert channel["uptimeSeconds"] >= 2
+    assert (channel["playlist"], channel["watch"], channel["embed"]) == (
+        "/live/demo/index.m3u8", "/watch/demo", "/embed/demo")
+
+
+@pytest.mark.parametrize("path, content_type", [
+    ("/", "text/html; charset=utf-8"),
+    ("/watch/demo", "text/html; charset=utf-8"),
+    ("/watch/not-yet-started", "text/html; charset=utf-8"),
+    ("/embed/demo", "text/html; charset=utf-8"),
+    ("/web/player.js", "text/javascript"),
+    ("/web/style.css", "text/css"),
+    ("/web/icon.svg", "image/svg+xml"),
+])
+def test_pages_are_served_from_the_binary(live, path, content_type):
+    # The publisher runs in a folder without web/: the pages come from the binary itself.
+    response = fetch(live[0].base + path)
+    assert response.status == 200 and response.headers["content-type"] == content_type
+    assert len(response.body) > 100
+    if path.startswith("/web/"):
+        assert fetch(live[0].base + path, headers={"If-None-Match": response.headers["etag"]}).status == 304
+        assert response.body == (REPOSITORY / "web" / path.removeprefix("/web/")).read_bytes()
+
+
+def test_viewers_are_distinct_players_that_reloaded_recently(live):
+    publisher = live[0]
+
+    def viewers():
+        return json.loads(fetch(publisher.base + "/api/channels").text)[0]["viewers"]
+
+    wait_until(lambda: viewers() == 0, 10, what="earlier players to be forgotten")
+    entry = fetch(publisher.url("index.m3u8?session=one")).text
+    assert entry.splitlines()[-1] == "media.m3u8?session=one", "the session follows the player to its reloads"
+    for _ in range(2):
+        publisher.get("media.m3u8?session=one")
+        publisher.get("media.m3u8?session=two")
+        publisher.get("media.m3u8", headers={"User-Agent": "VLC/3.0"})
+    publisher.get("seg0.m4s?session=three")  # a segment alone is not a player
+    assert viewers() == 3
+    # Three target durations after their last reload, players no longer count.
+    wait_until(lambda: viewers() == 0, 10, what="the players to leave")
 
 
 def test_mirror_never_names_a_missing_segment(live):
@@ -123,5 +175,33 @@ def test_a_segment_that_left_the_playlist_stays_downloadable_then_goes():
         wait_until(lambda: publisher.get("seg0.m4s").status == 404, 15, what="seg0 to be freed")
         later = MediaPlaylist(publisher.get("media.m3u8").text)
         assert later.sequence >= 4, "freed no sooner than its duration plus the playlist's after leaving"
+    finally:
+        publisher.kill()
+
+
+def test_the_server_stays_while_viewers_fetch_the_end_of_the_stream():
+    publisher = Publisher()
+    try:
+        publisher.wait_for_segments(2)
+        publisher.process.send_signal(signal.SIGINT)
+        # A player that keeps reloading is answered, and gets the ended playlist.
+        def playlist():
+            response = publisher.get("media.m3u8")
+            return response.text if response else ""
+        wait_until(lambda: "#EXT-X-ENDLIST" in playlist(), 10, what="the ended playlist over HTTP")
+        assert publisher.get("seg0.m4s").status == 200
+        # Once nothing is fetched for a target duration, it goes.
+        assert publisher.process.wait(timeout=10) == 0
+        assert "serving the end of the stream to its viewers" in publisher.output()
+    finally:
+        publisher.kill()
+
+
+def test_with_no_viewers_the_server_stops_with_the_broadcast():
+    publisher = Publisher()
+    try:
+        wait_until(lambda: "listening" in publisher.output(), 10, what="the server")
+        assert publisher.stop() == 0
+        assert "serving the end of the stream" not in publisher.output()
     finally:
         publisher.kill()

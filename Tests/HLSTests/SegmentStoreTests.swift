@@ -8,7 +8,8 @@ import Testing
         SegmentStore(
             configuration: .init(
                 channel: "demo", format: format, segmentDuration: 2, playlistSize: playlistSize,
-                codecs: ["avc1.64001f", "mp4a.40.2"], width: 1280, height: 720, fps: 30, videoBitrate: 1_872_000, audioBitrate: 128_000),
+                codecs: ["avc1.64001f", "mp4a.40.2"], width: 1280, height: 720, fps: 30, videoBitrate: 1_872_000,
+                audioBitrate: 128_000),
             startedAt: 1_795_000_000_000)
     }
 

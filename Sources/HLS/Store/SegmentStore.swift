@@ -266,4 +266,21 @@ public struct ChannelSummary: Sendable, Equatable {
     /// Bits per second of the segments so far, container included; 0 before the first.
     public var measuredBitrate: Int
     public var segments: Int
+
+    public init(
+        name: String, state: ChannelState, startedAt: Int64, width: Int, height: Int, fps: Int,
+        format: ContainerFormat, videoBitrate: Int, audioBitrate: Int, measuredBitrate: Int, segments: Int
+    ) {
+        self.name = name
+        self.state = state
+        self.startedAt = startedAt
+        self.width = width
+        self.height = height
+        self.fps = fps
+        self.format = format
+        self.videoBitrate = videoBitrate
+        self.audioBitrate = audioBitrate
+        self.measuredBitrate = measuredBitrate
+        self.segments = segments
+    }
 }

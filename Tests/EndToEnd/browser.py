@@ -1,0 +1,72 @@
+"""A real browser for the page tests: Debian's headless Chromium, driven by Selenium."""
+
+import http.server
+import threading
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+
+
+def start_chromium(width=1280, height=900):
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--autoplay-policy=no-user-gesture-required", f"--window-size={width},{height}"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def console_errors(driver):
+    """The page's console errors (and failed loads) since the last call."""
+    return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def player_status(driver):
+    """What the page's player shows now."""
+    return driver.execute_script("""
+        const p = window.onair, v = p.video;
+        return {engine: p.engine, state: p.state, time: v.currentTime, width: v.videoWidth,
+                height: v.videoHeight, paused: v.paused, ended: v.ended, latency: p.latency(),
+                problem: p.problem};""")
+
+
+def save_screenshot(driver, name):
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / name
+    driver.save_screenshot(str(path))
+    return path
+
+
+class OtherOrigin:
+    """A web server on its own port serving one page: another site embedding the player."""
+
+    def __init__(self, html):
+        body = html.encode()
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                self.send_response(200 if self.path == "/" else 404)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body) if self.path == "/" else 0))
+                self.end_headers()
+                if self.path == "/":
+                    self.wfile.write(body)
+
+            def log_message(self, *arguments):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    @property
+    def url(self):
+        # "localhost" where the player is served from 127.0.0.1: another host and port, so another origin.
+        return f"http://localhost:{self.server.server_address[1]}/"
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()

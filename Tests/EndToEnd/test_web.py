@@ -1,0 +1,168 @@
+"""The watch, embed and index pages in a real browser (headless Chromium), for both player engines."""
+
+import time
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from browser import OtherOrigin, console_errors, player_status, save_screenshot, start_chromium
+from harness import Publisher, fetch, wait_until
+
+ENGINES = ["native", "mse"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    driver = start_chromium()
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def live():
+    """A channel that stays live for the whole module."""
+    publisher = Publisher()
+    publisher.wait_for_segments(1)
+    yield publisher
+    publisher.kill()
+
+
+@pytest.fixture
+def page(browser):
+    """The shared browser, with the console emptied before and checked after each test."""
+    browser.get("about:blank")
+    console_errors(browser)
+    yield browser
+    assert console_errors(browser) == []
+
+
+def wait_for_playback(driver, seconds=3, within=6, timeout=30):
+    """Waits for playback to start, then checks the media time advances `seconds` within `within` s of wall time."""
+    wait_until(lambda: player_status(driver)["time"] > 0.1, timeout, interval=0.1, what="playback to start")
+    start = player_status(driver)["time"]
+    deadline = time.monotonic() + within
+    wait_until(lambda: player_status(driver)["time"] - start >= seconds, within + 1, interval=0.1,
+               what=f"{seconds} s of playback")
+    assert time.monotonic() <= deadline + 0.2
+    return player_status(driver)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_watch_page_plays(page, live, engine):
+    page.get(f"{live.base}/watch/demo?engine={engine}")
+    stage = page.find_element(By.CSS_SELECTOR, ".stage").rect
+    status = wait_for_playback(page)
+    assert status["engine"] == engine
+    assert (status["width"], status["height"]) == (1280, 720)
+    assert page.find_element(By.ID, "state").text == "LIVE"
+    assert page.find_element(By.ID, "engine").text == ("native HLS" if engine == "native" else "onair MSE")
+    # The player's box was there before the video: nothing moved when it started.
+    assert page.find_element(By.CSS_SELECTOR, ".stage").rect == stage
+    # Latency: the wall time of the frame on screen against this clock, a few segments behind.
+    wait_until(lambda: page.find_element(By.ID, "latency").text.endswith(" s"), 10, what="a latency figure")
+    latency = float(page.find_element(By.ID, "latency").text.removesuffix(" s"))
+    assert 1 <= latency <= 15
+    wait_until(lambda: page.find_element(By.ID, "viewers").text == "1", 10, what="this player counted as a viewer")
+    iframe_code = page.find_element(By.ID, "embed-iframe").get_attribute("value")
+    assert f'src="{live.base}/embed/demo"' in iframe_code and 'allow="autoplay; fullscreen"' in iframe_code
+    video_code = page.find_element(By.ID, "embed-video").get_attribute("value")
+    assert f'src="{live.base}/live/demo/index.m3u8"' in video_code and f"{live.base}/web/player.js" in video_code
+    assert not page.find_element(By.ID, "message").is_displayed()
+    save_screenshot(page, f"watch-{engine}.png")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_embed_plays_inside_an_iframe_of_another_site(page, live, engine):
+    site = OtherOrigin(f"""<!doctype html><html><head><link rel="icon" href="data:,"><title>a blog</title></head>
+        <body><h1>My blog</h1>
+        <iframe id="player" src="{live.base}/embed/demo?engine={engine}&muted=1&controls=0" width="640" height="360"
+            allow="autoplay; fullscreen" allowfullscreen></iframe></body></html>""")
+    try:
+        page.get(site.url)
+        assert page.execute_script("return location.origin") != live.base
+        page.switch_to.frame(page.find_element(By.ID, "player"))
+        status = wait_for_playback(page)
+        assert status["engine"] == engine and status["width"] == 1280
+        assert page.execute_script("return document.querySelector('video').controls") is False
+        assert page.execute_script("return document.querySelector('video').muted") is True
+        # Muted by request: the button to turn the sound on is offered.
+        assert page.find_element(By.CSS_SELECTOR, ".unmute").is_displayed()
+        page.switch_to.default_content()
+    finally:
+        site.close()
+
+
+def test_index_lists_the_channel_and_updates_itself(page, live):
+    page.get(f"{live.base}/")
+    row = wait_until(lambda: page.find_elements(By.CSS_SELECTOR, 'tr[data-channel="demo"]'), 10,
+                     what="the channel listed")[0]
+    cells = [cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+    assert cells[0] == "demo" and cells[1] == "LIVE" and cells[3] == "1280×720 · 30 fps"
+    assert row.find_element(By.TAG_NAME, "a").get_attribute("href") == f"{live.base}/watch/demo"
+    uptime = cells[2]
+    wait_until(lambda: page.find_element(By.CSS_SELECTOR, 'tr[data-channel="demo"] td:nth-child(3)').text != uptime,
+               5, what="the uptime to move on without a reload")
+
+
+def test_watch_page_fits_a_phone_and_works_from_the_keyboard(page, live):
+    page.set_window_size(390, 844)
+    try:
+        page.get(f"{live.base}/watch/demo")
+        wait_for_playback(page, seconds=1, within=3)
+        width = page.execute_script("return window.innerWidth")
+        assert page.execute_script("return document.documentElement.scrollWidth") <= width
+        assert page.find_element(By.CSS_SELECTOR, ".stage").rect["width"] <= width
+        # Tab reaches the player and the copy buttons; Enter on a copy button copies.
+        reached = []
+        for _ in range(12):
+            page.switch_to.active_element.send_keys(Keys.TAB)
+            element = page.switch_to.active_element
+            reached.append(element.get_attribute("id") or element.get_attribute("data-copy") or element.tag_name)
+        assert "player" in reached and "embed-iframe" in reached and "embed-video" in reached
+        while page.switch_to.active_element.get_attribute("data-copy") != "embed-iframe":
+            page.switch_to.active_element.send_keys(Keys.TAB)
+        page.switch_to.active_element.send_keys(Keys.ENTER)
+        wait_until(lambda: page.switch_to.active_element.text == "Copied" or
+                   page.find_element(By.CSS_SELECTOR, 'button[data-copy="embed-iframe"]').text == "Copied",
+                   3, what="the copy button to say Copied")
+        save_screenshot(page, "watch-phone.png")
+    finally:
+        page.set_window_size(1280, 900)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_stopped_channel_shows_ended(page, engine):
+    publisher = Publisher("--duration", "10s")
+    try:
+        publisher.wait_for_segments(1)
+        page.get(f"{publisher.base}/watch/demo?engine={engine}")
+        wait_for_playback(page, seconds=1, within=3)
+        wait_until(lambda: page.find_element(By.ID, "state").text == "ENDED", 20, what="the state to say ended")
+        # The end of the stream plays out, then the page says so.
+        wait_until(lambda: player_status(page)["ended"], 20, interval=0.2, what="playback to reach the end")
+        assert player_status(page)["time"] == pytest.approx(10, abs=0.2)
+        wait_until(lambda: page.find_element(By.ID, "message").is_displayed(), 2, what="the ended message")
+        assert page.find_element(By.ID, "message-title").text == "The broadcast has ended"
+        assert publisher.process.wait(timeout=20) == 0
+    finally:
+        publisher.kill()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_page_opened_before_the_channel_starts_waits_then_plays(page, engine):
+    # Six-second segments: the first one is listed well after the server answers.
+    publisher = Publisher("--segment-duration", "6")
+    try:
+        wait_until(lambda: fetch(f"{publisher.base}/api/channels"), 10, what="the server")
+        page.get(f"{publisher.base}/watch/demo?engine={engine}")
+        wait_until(lambda: player_status(page)["state"] is not None, 5, what="the player")
+        assert "#EXTINF" not in publisher.get("media.m3u8").text, "too late to see the waiting state"
+        assert player_status(page)["state"] == "waiting"
+        assert page.find_element(By.ID, "state").text == "WAITING"
+        assert page.find_element(By.ID, "message-title").text == "Waiting for the broadcast"
+        status = wait_for_playback(page, seconds=1, within=3, timeout=30)
+        assert status["state"] == "live"
+        assert page.find_element(By.ID, "state").text == "LIVE"
+    finally:
+        publisher.kill()
