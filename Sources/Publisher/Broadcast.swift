@@ -95,12 +95,14 @@ public final class Broadcast: Sendable {
         let viewers = ViewerRegistry()
         let server = HTTPServer.application(
             directory: directory, viewers: viewers, configuration: config.server, logger: logger)
-        let url = config.server.playlistURL(channel: config.channel)
+        let url = config.server.watchURL(channel: config.channel)
         let status = StatusReporter(
             store: store, stats: stats, url: url,
             interactive: showStatus, logger: logger)
 
-        logger.info("publishing channel \(config.channel) at \(url)")
+        logger.info(
+            "publishing channel \(config.channel): watch at \(url), playlist \(config.server.playlistURL(channel: config.channel))"
+        )
         // Shutdown runs in reverse order: the pipeline finishes its last segment while the server still answers,
         // and the server stays while viewers fetch the end of the stream.
         let group = ServiceGroup(

@@ -28,7 +28,7 @@ struct EndOfStreamGrace: Service {
                 for await _ in await UnixSignalsSequence(trapping: .sigint, .sigterm) { return }
             }
             group.addTask {
-                while Self.now() - started < limit,
+                while !Task.isCancelled, Self.now() - started < limit,
                     let idleTime = viewers.idleTime(channel: channel, at: Self.now()), idleTime < idle
                 {
                     try? await Task.sleep(for: .milliseconds(200))

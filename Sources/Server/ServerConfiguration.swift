@@ -20,4 +20,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public func playlistURL(channel: String) -> String {
         "http://\(displayHost):\(port)/live/\(channel)/index.m3u8"
     }
+
+    /// The watch page of a channel.
+    public func watchURL(channel: String) -> String {
+        "http://\(displayHost):\(port)/watch/\(channel)"
+    }
 }

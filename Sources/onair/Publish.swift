@@ -10,8 +10,10 @@ struct Publish: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Capture, encode and publish a live HLS stream on a channel.",
         discussion: """
-            The stream is served at http://HOST:PORT/live/<channel>/index.m3u8 until you press Ctrl-C \
-            (or --duration runs out); the last segment is then listed and the playlist ended.
+            Watch it at http://HOST:PORT/watch/<channel> (with the embed code for other sites), or play \
+            http://HOST:PORT/live/<channel>/index.m3u8 in any HLS player, until you press Ctrl-C (or \
+            --duration runs out). The last segment is then listed and the playlist ended; the server \
+            stays while viewers fetch the end of the stream (a second Ctrl-C quits at once).
 
             Examples:
               onair publish --channel demo

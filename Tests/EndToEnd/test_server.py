@@ -205,3 +205,17 @@ def test_with_no_viewers_the_server_stops_with_the_broadcast():
         assert "serving the end of the stream" not in publisher.output()
     finally:
         publisher.kill()
+
+
+def test_a_second_ctrl_c_quits_without_waiting_for_viewers():
+    publisher = Publisher()
+    try:
+        publisher.wait_for_segments(1)
+        publisher.process.send_signal(signal.SIGINT)
+        wait_until(lambda: publisher.get("media.m3u8") and "serving the end of the stream" in publisher.output(), 10,
+                   what="the server to stay for a viewer")
+        publisher.process.send_signal(signal.SIGINT)
+        assert publisher.process.wait(timeout=2) == 0
+        assert publisher.get("media.m3u8") is None
+    finally:
+        publisher.kill()
