@@ -133,6 +133,8 @@
             this.problem = null;
             this.generation = 0;
             this.pumping = null;
+            /** Segments given up on (MSE). */
+            this.skipped = 0;
             video.addEventListener("error", () => {
                 // A stream the browser gave up on: start again from the live edge on the next reload.
                 if (this.attached) this.detach();
@@ -302,7 +304,9 @@
                     try {
                         bytes = await this.fetchBytes(segment.uri);
                     } catch (error) {
-                        if (!error.missing) throw error;
+                        // Missing, or unreachable three times: go on without it (tick() jumps the gap).
+                        this.problem = String(error.message || error);
+                        this.skipped += 1;
                     }
                     if (generation !== this.generation) return;
                     if (bytes) await this.appendSegment(segment, bytes);
@@ -332,20 +336,17 @@
             return playlist.segments[0].sequence;
         }
 
-        /** The bytes of a segment, tried three times; a 404 is marked `missing` (skipped, not fatal). */
+        /** The bytes of a file, tried three times over 1.5 s; a 404 is not tried again. */
         async fetchBytes(url) {
             for (let attempt = 0; ; attempt++) {
+                let missing = false;
                 try {
                     const response = await get(url, 10);
-                    if (response.status === 404) {
-                        const error = new Error("missing segment");
-                        error.missing = true;
-                        throw error;
-                    }
-                    if (!response.ok) throw new Error("segment: HTTP " + response.status);
+                    missing = response.status === 404;
+                    if (!response.ok) throw new Error(url.split("/").pop() + ": HTTP " + response.status);
                     return await response.arrayBuffer();
                 } catch (error) {
-                    if (error.missing || attempt === 2) throw error;
+                    if (missing || attempt === 2) throw error;
                     await sleep(0.5 * (attempt + 1));
                 }
             }

@@ -8,6 +8,7 @@ from selenium.webdriver.common.keys import Keys
 
 from browser import OtherOrigin, console_errors, player_status, save_screenshot, start_chromium
 from harness import Publisher, fetch, wait_until
+from hls_rules import MediaPlaylist
 
 ENGINES = ["native", "mse"]
 
@@ -91,6 +92,40 @@ def test_embed_plays_inside_an_iframe_of_another_site(page, live, engine):
         page.switch_to.default_content()
     finally:
         site.close()
+
+
+def test_mse_player_goes_on_past_a_segment_it_cannot_fetch(page, live):
+    newest = MediaPlaylist(live.get("media.m3u8").text).segments[-1]["uri"]
+    blocked = f"seg{int(newest.removeprefix('seg').removesuffix('.m4s')) + 2}.m4s"
+    page.execute_cdp_cmd("Network.enable", {})
+    page.execute_cdp_cmd("Network.setBlockedURLs", {"urls": [f"*/{blocked}*"]})
+    try:
+        page.get(f"{live.base}/watch/demo?engine=mse")
+        wait_until(lambda: page.execute_script("return window.onair.skipped") == 1, 30, interval=0.2,
+                   what=f"the player to give up on {blocked}")
+        after = int(blocked.removeprefix("seg").removesuffix(".m4s")) + 1
+        # Playback crosses the hole and goes on in the segment after it.
+        wait_until(lambda: page.execute_script(
+            "const p = window.onair, next = p.timeline.find((s) => s.sequence === arguments[0]);"
+            "return next !== undefined && p.video.currentTime > next.start + 1;", after), 20, interval=0.2,
+            what="playback past the missing segment")
+        wait_for_playback(page, seconds=2, within=4)
+        assert page.execute_script("return window.onair.skipped") == 1
+        assert all(blocked in error for error in console_errors(page))
+    finally:
+        page.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+
+
+def test_mse_player_catches_up_after_falling_behind(page, live):
+    page.get(f"{live.base}/watch/demo?engine=mse")
+    wait_for_playback(page, seconds=1, within=3)
+    page.execute_script("window.onair.video.pause()")
+    # Paused, it keeps loading: far behind the live edge (beyond HOLD-BACK plus four target durations).
+    wait_until(lambda: page.execute_script("return window.onair.bufferAhead()") > 6 + 4 * 2 + 1, 30, interval=0.2,
+               what="the player to fall behind")
+    assert player_status(page)["latency"] > 15
+    page.execute_script("window.onair.video.play()")
+    wait_until(lambda: (player_status(page)["latency"] or 99) < 10, 5, interval=0.1, what="the player to catch up")
 
 
 def test_index_lists_the_channel_and_updates_itself(page, live):
