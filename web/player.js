@@ -6,8 +6,7 @@
 //   player.onstate = (state) => …;   // "waiting", "live" or "ended"
 //   player.start();
 //
-// `<video data-onair src=".../index.m3u8">` elements are set up on their own when this script
-// loads in a browser without native HLS.
+// `<video data-onair src=".../index.m3u8">` elements are set up on their own when this script loads.
 "use strict";
 
 (function (global) {
@@ -226,9 +225,19 @@
                 this.setState("waiting");
                 return;
             }
-            if (!this.attached) this.attach();
+            if (!this.attached && this.canStart(playlist)) this.attach();
             if (this.engine === "mse") this.pump();
             this.setState(playlist.ended ? "ended" : "live");
+        }
+
+        /**
+         * Whether to hand the stream to the player yet. Native players want the playlist to hold
+         * the three target durations they start behind (Chromium refuses a shorter one); this
+         * player's MSE engine starts with whatever is there.
+         */
+        canStart(playlist) {
+            const listed = playlist.segments.reduce((sum, segment) => sum + segment.duration, 0);
+            return this.engine === "mse" || playlist.ended || listed >= 3 * playlist.targetDuration - 0.5;
         }
 
         newest(playlist) {
@@ -442,13 +451,16 @@
     global.OnairPlayer.parseMediaPlaylist = parseMediaPlaylist;
     global.OnairPlayer.parseMultivariantPlaylist = parseMultivariantPlaylist;
 
-    // `<video data-onair src="…m3u8">` on any page: left to the browser where it plays HLS itself.
+    // `<video data-onair src="…m3u8">` on any page: played by the browser's HLS where it has one,
+    // with MSE elsewhere (or everywhere with `data-onair="mse"`), started when the channel is
+    // live and started again after an error. Without this script the browser plays the src itself.
     function enhance() {
         for (const video of document.querySelectorAll("video[data-onair]")) {
-            if (video.canPlayType(HLS_TYPE) !== "" || video.onairPlayer) continue;
-            const source = video.getAttribute("src") || video.dataset.onair;
+            if (video.onairPlayer) continue;
+            const source = video.getAttribute("src");
             video.removeAttribute("src");
-            video.onairPlayer = new OnairPlayer(video, { playlist: source, engine: "mse" });
+            const engine = video.dataset.onair === "mse" ? "mse" : "auto";
+            video.onairPlayer = new OnairPlayer(video, { playlist: source, engine });
             video.onairPlayer.start();
         }
     }

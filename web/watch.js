@@ -54,7 +54,8 @@
         '<iframe src="' + origin + "/embed/" + path + '" width="640" height="360" frameborder="0" ' +
         'allow="autoplay; fullscreen" allowfullscreen title="' + channel + ' (live)"></iframe>';
     $("embed-video").value =
-        '<video data-onair src="' + playlist + '" controls autoplay muted playsinline width="640"></video>\n' +
+        '<video data-onair src="' + playlist + '" crossorigin="anonymous" controls autoplay muted playsinline ' +
+        'width="640"></video>\n' +
         '<script src="' + origin + '/web/player.js" async></script>';
 
     for (const button of document.querySelectorAll("button.copy")) {

@@ -13,7 +13,7 @@ public enum HTTPServer {
         router.add(
             middleware: CORSMiddleware(
                 allowOrigin: .custom(configuration.allowOrigin), allowMethods: [.get, .head, .options]))
-        LiveRoutes(directory: directory, viewers: viewers).register(on: router)
+        LiveRoutes(directory: directory, viewers: viewers, allowOrigin: configuration.allowOrigin).register(on: router)
         WebRoutes(directory: directory, viewers: viewers, files: EmbeddedFiles()).register(on: router)
         return Application(
             router: router,

@@ -8,6 +8,9 @@ import Media
 struct LiveRoutes {
     let directory: ChannelDirectory
     let viewers: ViewerRegistry
+    /// Sent on every response, not only to requests with an Origin: a segment cached from a
+    /// plain request is then still usable by a page on another site.
+    let allowOrigin: String
 
     func register(on router: Router<ServerContext>) {
         router.get("/live/:channel/:file") { request, context in
@@ -42,6 +45,7 @@ struct LiveRoutes {
         var headers: HTTPFields = [
             .contentType: file.contentType,
             .cacheControl: file.immutable ? "public, max-age=31536000, immutable" : "no-cache",
+            .accessControlAllowOrigin: allowOrigin,
         ]
         var body = ByteBuffer(bytes: file.bytes)
         if !file.immutable, Self.acceptsGzip(request.headers[.acceptEncoding]) {

@@ -94,6 +94,29 @@ def test_embed_plays_inside_an_iframe_of_another_site(page, live, engine):
         site.close()
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_video_snippet_plays_on_another_site(page, live, engine):
+    page.get(f"{live.base}/watch/demo")
+    snippet = page.find_element(By.ID, "embed-video").get_attribute("value")
+    if engine == "mse":
+        # What a browser without native HLS gets.
+        snippet = snippet.replace("data-onair ", 'data-onair="mse" ')
+    site = OtherOrigin(f"""<!doctype html><html><head><link rel="icon" href="data:,"><title>a blog</title></head>
+        <body><h1>My blog</h1>{snippet}</body></html>""")
+    try:
+        page.get(site.url)
+        video = "document.querySelector('video')"
+        wait_until(lambda: page.execute_script(f"return {video}.currentTime") > 0.1, 30, interval=0.1,
+                   what="the video to play")
+        start = page.execute_script(f"return {video}.currentTime")
+        wait_until(lambda: page.execute_script(f"return {video}.currentTime") - start >= 3, 7, interval=0.1,
+                   what="3 s of playback")
+        assert page.execute_script(f"return {video}.videoWidth") == 1280
+        assert page.execute_script(f"return {video}.onairPlayer.engine") == engine
+    finally:
+        site.close()
+
+
 def test_mse_player_goes_on_past_a_segment_it_cannot_fetch(page, live):
     newest = MediaPlaylist(live.get("media.m3u8").text).segments[-1]["uri"]
     blocked = f"seg{int(newest.removeprefix('seg').removesuffix('.m4s')) + 2}.m4s"
