@@ -19,9 +19,9 @@ import Testing
         .Change]
     {
         (first..<(first + count)).map { index in
-            store.appendFragment([UInt8](repeating: UInt8(index % 256), count: bytes))
-            return store.closeSegment(
-                duration: 2, programDateTime: 1_795_000_000_000 + Int64(index) * 2000, now: Double(index + 1) * 2)
+            store.appendFragment(
+                [UInt8](repeating: UInt8(index % 256), count: bytes), duration: 2, independent: true)
+            return store.closeSegment(programDateTime: 1_795_000_000_000 + Int64(index) * 2000)
         }
     }
 
@@ -59,9 +59,9 @@ import Testing
 
     @Test func segmentIsTheConcatenationOfItsFragments() {
         let store = Self.store()
-        store.appendFragment([1, 2])
-        store.appendFragment([3])
-        _ = store.closeSegment(duration: 2, programDateTime: 0, now: 2)
+        store.appendFragment([1, 2], duration: 1, independent: true)
+        store.appendFragment([3], duration: 1, independent: false)
+        _ = store.closeSegment(programDateTime: 0)
         #expect(store.file(named: "seg0.m4s")?.bytes == [1, 2, 3])
         #expect(store.file(named: "seg0.m4s")?.contentType == "video/mp4")
         #expect(store.file(named: "seg0.m4s")?.immutable == true)
@@ -80,10 +80,10 @@ import Testing
         let before = String(decoding: store.file(named: "index.m3u8")!.bytes, as: UTF8.self)
         // Before any segment: the targets, 2 Mb/s, plus 10 % for the container.
         #expect(before.contains("BANDWIDTH=2200000,AVERAGE-BANDWIDTH=2200000"))
-        store.appendFragment([UInt8](repeating: 0, count: 250_000))  // 1 Mb/s over 2 s
-        _ = store.closeSegment(duration: 2, programDateTime: 0, now: 2)
-        store.appendFragment([UInt8](repeating: 0, count: 750_000))  // 3 Mb/s
-        _ = store.closeSegment(duration: 2, programDateTime: 2000, now: 4)
+        store.appendFragment([UInt8](repeating: 0, count: 250_000), duration: 2, independent: true)  // 1 Mb/s
+        _ = store.closeSegment(programDateTime: 0)
+        store.appendFragment([UInt8](repeating: 0, count: 750_000), duration: 2, independent: true)  // 3 Mb/s
+        _ = store.closeSegment(programDateTime: 2000)
         let after = String(decoding: store.file(named: "index.m3u8")!.bytes, as: UTF8.self)
         #expect(after.contains("BANDWIDTH=3000000,AVERAGE-BANDWIDTH=2000000,CODECS=\"avc1.64001f,mp4a.40.2\""))
     }
@@ -107,8 +107,8 @@ import Testing
     @Test func stateGoesFromWaitingToLiveToEnded() {
         let store = Self.store()
         #expect(store.summary().state == .waiting)
-        store.appendFragment([1, 2, 3])
-        _ = store.closeSegment(duration: 2, programDateTime: 0, now: 2)
+        store.appendFragment([1, 2, 3], duration: 2, independent: true)
+        _ = store.closeSegment(programDateTime: 0)
         #expect(store.summary().state == .live)
         #expect(store.summary().measuredBitrate == 12)
         _ = store.end()

@@ -9,13 +9,60 @@ public struct MediaPlaylist: Sendable, Equatable {
         public var programDateTime: Int64
         /// A change of format, tracks or timestamps before this segment.
         public var discontinuity: Bool
+        /// Its Low-Latency HLS parts, listed while it is near the live edge.
+        public var parts: [Part]
 
-        public init(uri: String, duration: Double, programDateTime: Int64, discontinuity: Bool = false) {
+        public init(
+            uri: String, duration: Double, programDateTime: Int64, discontinuity: Bool = false, parts: [Part] = []
+        ) {
             self.uri = uri
             self.duration = duration
             self.programDateTime = programDateTime
             self.discontinuity = discontinuity
+            self.parts = parts
         }
+    }
+
+    /// A Low-Latency HLS part: a fragment of a segment, downloadable as soon as it is complete.
+    public struct Part: Sendable, Equatable {
+        public var uri: String
+        public var duration: Double
+        /// Starts with an IDR: a player may begin here.
+        public var independent: Bool
+
+        public init(uri: String, duration: Double, independent: Bool) {
+            self.uri = uri
+            self.duration = duration
+            self.independent = independent
+        }
+    }
+
+    /// What a Low-Latency HLS playlist adds: the part target, the parts of the segment being
+    /// built, the next part's name, the server's promises and, in a delta update, what it skips.
+    public struct LowLatency: Sendable, Equatable {
+        public var partTarget: Double
+        /// The parts of the segment after the last listed one, complete so far.
+        public var openParts: [Part]
+        /// The part that will come next (EXT-X-PRELOAD-HINT).
+        public var preloadHint: String?
+        /// EXT-X-SERVER-CONTROL:CAN-SKIP-UNTIL, when delta updates are offered.
+        public var canSkipUntil: Double?
+        /// Segments left out at the head of a delta update (EXT-X-SKIP).
+        public var skippedSegments: Int
+
+        public init(
+            partTarget: Double, openParts: [Part] = [], preloadHint: String? = nil, canSkipUntil: Double? = nil,
+            skippedSegments: Int = 0
+        ) {
+            self.partTarget = partTarget
+            self.openParts = openParts
+            self.preloadHint = preloadHint
+            self.canSkipUntil = canSkipUntil
+            self.skippedSegments = skippedSegments
+        }
+
+        /// PART-HOLD-BACK: three part targets, the least Apple allows.
+        public var partHoldBack: Double { 3 * partTarget }
     }
 
     public var version: Int
@@ -28,10 +75,11 @@ public struct MediaPlaylist: Sendable, Equatable {
     public var segments: [Segment]
     /// True once the last segment is listed (EXT-X-ENDLIST).
     public var ended: Bool
+    public var lowLatency: LowLatency?
 
     public init(
         version: Int, targetDuration: Int, mediaSequence: Int = 0, discontinuitySequence: Int = 0,
-        initSegmentURI: String? = nil, segments: [Segment] = [], ended: Bool = false
+        initSegmentURI: String? = nil, segments: [Segment] = [], ended: Bool = false, lowLatency: LowLatency? = nil
     ) {
         self.version = version
         self.targetDuration = targetDuration
@@ -40,6 +88,7 @@ public struct MediaPlaylist: Sendable, Equatable {
         self.initSegmentURI = initSegmentURI
         self.segments = segments
         self.ended = ended
+        self.lowLatency = lowLatency
     }
 
     /// Total duration of the listed segments.
@@ -49,10 +98,24 @@ public struct MediaPlaylist: Sendable, Equatable {
 extension MediaPlaylist {
     /// The m3u8 text.
     public func render() -> String {
+        let skipped = lowLatency?.skippedSegments ?? 0
         var lines = [
             "#EXTM3U",
-            "#EXT-X-VERSION:\(version)",
+            // EXT-X-SKIP needs version 9.
+            "#EXT-X-VERSION:\(skipped > 0 ? max(version, 9) : version)",
             "#EXT-X-TARGETDURATION:\(targetDuration)",
+        ]
+        if let lowLatency {
+            var control = ["CAN-BLOCK-RELOAD=YES"]
+            if let canSkipUntil = lowLatency.canSkipUntil {
+                control.append("CAN-SKIP-UNTIL=\(Self.decimal(canSkipUntil))")
+            }
+            control.append("HOLD-BACK=\(Self.decimal(Double(3 * targetDuration)))")
+            control.append("PART-HOLD-BACK=\(Self.decimal(lowLatency.partHoldBack))")
+            lines.append("#EXT-X-SERVER-CONTROL:" + control.joined(separator: ","))
+            lines.append("#EXT-X-PART-INF:PART-TARGET=\(Self.decimal(lowLatency.partTarget))")
+        }
+        lines += [
             "#EXT-X-MEDIA-SEQUENCE:\(mediaSequence)",
             "#EXT-X-DISCONTINUITY-SEQUENCE:\(discontinuitySequence)",
             "#EXT-X-INDEPENDENT-SEGMENTS",
@@ -60,18 +123,33 @@ extension MediaPlaylist {
         if let initSegmentURI {
             lines.append("#EXT-X-MAP:URI=\"\(initSegmentURI)\"")
         }
-        for segment in segments {
+        if skipped > 0 {
+            lines.append("#EXT-X-SKIP:SKIPPED-SEGMENTS=\(skipped)")
+        }
+        for segment in segments.dropFirst(skipped) {
             if segment.discontinuity {
                 lines.append("#EXT-X-DISCONTINUITY")
             }
             lines.append("#EXT-X-PROGRAM-DATE-TIME:\(ProgramDateTime.format(milliseconds: segment.programDateTime))")
+            lines += segment.parts.map(Self.partTag)
             lines.append("#EXTINF:\(Self.decimal(segment.duration)),")
             lines.append(segment.uri)
+        }
+        if let lowLatency {
+            lines += lowLatency.openParts.map(Self.partTag)
+            if let hint = lowLatency.preloadHint, !ended {
+                lines.append("#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"\(hint)\"")
+            }
         }
         if ended {
             lines.append("#EXT-X-ENDLIST")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func partTag(_ part: Part) -> String {
+        "#EXT-X-PART:DURATION=\(decimal(part.duration)),URI=\"\(part.uri)\""
+            + (part.independent ? ",INDEPENDENT=YES" : "")
     }
 
     /// Three decimals, as EXTINF and FRAME-RATE are written.

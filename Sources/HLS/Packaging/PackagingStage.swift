@@ -57,14 +57,14 @@ public final class PackagingStage {
     private func apply(_ events: [Segmenter.Event], last: Bool = false) throws {
         for event in events {
             switch event {
-            case .fragmentEnded:
-                store.appendFragment(try packager.cutFragment(segmentStartsNext: false))
+            case .fragmentEnded(let duration, let independent):
+                store.appendFragment(
+                    try packager.cutFragment(segmentStartsNext: false), duration: duration, independent: independent)
             case .segmentEnded(let segment):
-                store.appendFragment(try last ? packager.finish() : packager.cutFragment(segmentStartsNext: true))
-                publish(
-                    store.closeSegment(
-                        duration: segment.duration, programDateTime: clock.wallMilliseconds(at: segment.start),
-                        now: segment.start + segment.duration))
+                store.appendFragment(
+                    try last ? packager.finish() : packager.cutFragment(segmentStartsNext: true),
+                    duration: segment.lastFragmentDuration, independent: segment.lastFragmentIndependent)
+                publish(store.closeSegment(programDateTime: clock.wallMilliseconds(at: segment.start)))
             }
         }
     }

@@ -18,10 +18,13 @@ public final class SegmentStore: Sendable {
         /// The encoders' target bits per second; audio is 0 for a video-only channel.
         public var videoBitrate: Int
         public var audioBitrate: Int
+        /// Low-Latency HLS: each fragment is a part of about this many seconds, listed at once.
+        public var partDuration: Double?
 
         public init(
             channel: String, format: ContainerFormat, segmentDuration: Double, playlistSize: Int,
-            codecs: [String], width: Int, height: Int, fps: Int, videoBitrate: Int, audioBitrate: Int
+            codecs: [String], width: Int, height: Int, fps: Int, videoBitrate: Int, audioBitrate: Int,
+            partDuration: Double? = nil
         ) {
             self.channel = channel
             self.format = format
@@ -33,7 +36,10 @@ public final class SegmentStore: Sendable {
             self.fps = fps
             self.videoBitrate = videoBitrate
             self.audioBitrate = audioBitrate
+            self.partDuration = partDuration
         }
+
+        var targetDuration: Int { Int(segmentDuration.rounded(.up)) }
 
         /// Bits per second to announce until segments have been measured: the targets plus
         /// container overhead.
@@ -54,28 +60,43 @@ public final class SegmentStore: Sendable {
         public var removed: [String] = []
     }
 
+    struct Part {
+        var name: String
+        var duration: Double
+        var independent: Bool
+        var bytes: [UInt8]
+    }
+
     struct Segment {
         var sequence: Int
         var name: String
         var duration: Double
         var programDateTime: Int64
         var bytes: [UInt8]
+        /// Media time of its end: how far it is from the live edge.
+        var end: Double
+        /// Its parts while they are listed or downloadable (Low-Latency HLS).
+        var parts: [Part]
         /// Media time after which a segment that left the playlist may be freed.
         var expiresAt: Double?
     }
 
     struct State {
         var initSegment: [UInt8]?
-        var openFragments: [[UInt8]] = []
+        var openParts: [Part] = []
         var segments: [Segment] = []
         var nextSequence = 0
         var ended = false
+        /// Media time of the end of the last complete part.
+        var edge = 0.0
         var totalBytes = 0
         var totalDuration = 0.0
         var peakBitrate = 0
         /// Rendered once per change, served as they are.
         var mediaPlaylist: [UInt8] = []
+        var deltaPlaylist: [UInt8]?
         var multivariantPlaylist: [UInt8] = []
+        var waiters = Waiters()
     }
 
     public static let mediaPlaylistName = "media.m3u8"
@@ -83,7 +104,7 @@ public final class SegmentStore: Sendable {
 
     public let configuration: Configuration
     public let startedAt: Int64
-    private let state: Mutex<State>
+    let state: Mutex<State>
 
     public init(configuration: Configuration, startedAt: Int64) {
         self.configuration = configuration
@@ -99,23 +120,35 @@ public final class SegmentStore: Sendable {
         return Change(written: [(name, bytes)])
     }
 
-    /// Adds a finished fragment to the segment being built (not yet listed).
-    public func appendFragment(_ bytes: [UInt8]) {
-        state.withLock { $0.openFragments.append(bytes) }
+    /// Adds a finished fragment to the segment being built: listed at once as a part with Low-Latency
+    /// HLS, otherwise only with its segment.
+    public func appendFragment(_ bytes: [UInt8], duration: Double, independent: Bool) {
+        let waiting = state.withLock { state in
+            let name = "part\(state.nextSequence).\(state.openParts.count).\(configuration.format.segmentExtension)"
+            state.openParts.append(Part(name: name, duration: duration, independent: independent, bytes: bytes))
+            state.edge += duration
+            guard configuration.partDuration != nil else { return [CheckedContinuation<Void, Never>]() }
+            Self.render(&state, configuration: configuration)
+            return state.waiters.takeSatisfied(by: state)
+        }
+        waiting.forEach { $0.resume() }
     }
 
     /// Lists the segment built from the fragments so far, slides the window, and frees what
     /// has been out of it for its availability duration.
-    public func closeSegment(duration: Double, programDateTime: Int64, now: Double) -> Change {
-        state.withLock { state in
-            let bytes = Array(state.openFragments.joined())
-            state.openFragments.removeAll()
+    public func closeSegment(programDateTime: Int64) -> Change {
+        let (change, waiting) = state.withLock { state in
+            let parts = state.openParts
+            let bytes = Array(parts.map(\.bytes).joined())
+            let duration = parts.reduce(0) { $0 + $1.duration }
+            state.openParts.removeAll()
             let sequence = state.nextSequence
             state.nextSequence += 1
             let name = "seg\(sequence).\(configuration.format.segmentExtension)"
             state.segments.append(
                 Segment(
-                    sequence: sequence, name: name, duration: duration, programDateTime: programDateTime, bytes: bytes))
+                    sequence: sequence, name: name, duration: duration, programDateTime: programDateTime, bytes: bytes,
+                    end: state.edge, parts: configuration.partDuration == nil ? [] : parts))
             if duration > 0 {
                 state.totalBytes += bytes.count
                 state.totalDuration += duration
@@ -125,21 +158,28 @@ public final class SegmentStore: Sendable {
                 }
             }
             var change = Change(written: [(name, bytes)])
-            change.removed = Self.retire(&state, now: now, configuration: configuration)
+            change.removed = Self.retire(&state, configuration: configuration)
             Self.render(&state, configuration: configuration)
-            change.written.append((Self.mediaPlaylistName, state.mediaPlaylist))
+            // The folder gets whole segments only: its playlist names no part file.
+            change.written.append(
+                (Self.mediaPlaylistName, Self.folderPlaylist(of: state, configuration: configuration)))
             change.written.append((Self.multivariantPlaylistName, state.multivariantPlaylist))
-            return change
+            return (change, state.waiters.takeSatisfied(by: state))
         }
+        waiting.forEach { $0.resume() }
+        return change
     }
 
     /// Marks the stream as ended: EXT-X-ENDLIST follows the last segment.
     public func end() -> Change {
-        state.withLock { state in
+        let (change, waiting) = state.withLock { state in
             state.ended = true
             Self.render(&state, configuration: configuration)
-            return Change(written: [(Self.mediaPlaylistName, state.mediaPlaylist)])
+            let playlist = Self.folderPlaylist(of: state, configuration: configuration)
+            return (Change(written: [(Self.mediaPlaylistName, playlist)]), state.waiters.takeSatisfied(by: state))
         }
+        waiting.forEach { $0.resume() }
+        return change
     }
 
     /// A playlist or segment by file name, as it is now.
@@ -157,8 +197,11 @@ public final class SegmentStore: Sendable {
             case configuration.format.initSegmentName:
                 return state.initSegment.map { File(bytes: $0, contentType: "video/mp4", immutable: true) }
             default:
-                return state.segments.first { $0.name == name }.map {
-                    File(bytes: $0.bytes, contentType: configuration.format.segmentContentType, immutable: true)
+                let bytes =
+                    state.segments.first { $0.name == name }?.bytes
+                    ?? Self.part(named: name, in: state)?.bytes
+                return bytes.map {
+                    File(bytes: $0, contentType: configuration.format.segmentContentType, immutable: true)
                 }
             }
         }
@@ -193,7 +236,8 @@ public final class SegmentStore: Sendable {
     /// The segments held in memory, listed or not (for tests of retention).
     var heldSegmentNames: [String] { state.withLock { $0.segments.map(\.name) } }
 
-    private static func retire(_ state: inout State, now: Double, configuration: Configuration) -> [String] {
+    private static func retire(_ state: inout State, configuration: Configuration) -> [String] {
+        let now = state.edge
         let listed = state.segments.filter { $0.expiresAt == nil }
         if listed.count > configuration.playlistSize {
             let window = listed.suffix(configuration.playlistSize)
@@ -204,27 +248,66 @@ public final class SegmentStore: Sendable {
                 state.segments[index].expiresAt = now + state.segments[index].duration + playlistDuration
             }
         }
+        // Part files stay downloadable three target durations after their tags leave.
+        let target = Double(configuration.targetDuration)
+        for index in state.segments.indices where state.segments[index].end < now - 6 * target {
+            state.segments[index].parts.removeAll()
+        }
         let expired = state.segments.filter { ($0.expiresAt ?? .infinity) <= now }.map(\.name)
         state.segments.removeAll { ($0.expiresAt ?? .infinity) <= now }
         return expired
     }
 
     private static func render(_ state: inout State, configuration: Configuration) {
-        state.mediaPlaylist = Array(mediaPlaylist(of: state, configuration: configuration).render().utf8)
+        var playlist = mediaPlaylist(of: state, configuration: configuration)
+        state.mediaPlaylist = Array(playlist.render().utf8)
+        state.deltaPlaylist = nil
+        if var lowLatency = playlist.lowLatency, let canSkipUntil = lowLatency.canSkipUntil {
+            // A delta update leaves out the segments that ended more than CAN-SKIP-UNTIL ago.
+            lowLatency.skippedSegments =
+                state.segments.filter { $0.expiresAt == nil && $0.end < state.edge - canSkipUntil }.count
+            if lowLatency.skippedSegments > 0 {
+                playlist.lowLatency = lowLatency
+                state.deltaPlaylist = Array(playlist.render().utf8)
+            }
+        }
         state.multivariantPlaylist = Array(multivariantPlaylist(of: state, configuration: configuration).render().utf8)
+    }
+
+    /// The playlist for `--hls-dir`: whole segments only, as players without LL-HLS read it.
+    private static func folderPlaylist(of state: State, configuration: Configuration) -> [UInt8] {
+        var playlist = mediaPlaylist(of: state, configuration: configuration)
+        playlist.lowLatency = nil
+        for index in playlist.segments.indices {
+            playlist.segments[index].parts = []
+        }
+        return Array(playlist.render().utf8)
     }
 
     static func mediaPlaylist(of state: State, configuration: Configuration) -> MediaPlaylist {
         let listed = state.segments.filter { $0.expiresAt == nil }
+        let target = Double(configuration.targetDuration)
+        let lowLatency = configuration.partDuration.map { partTarget in
+            MediaPlaylist.LowLatency(
+                partTarget: partTarget, openParts: state.openParts.map(\.listed),
+                preloadHint:
+                    "part\(state.nextSequence).\(state.openParts.count).\(configuration.format.segmentExtension)",
+                canSkipUntil: 6 * target)
+        }
         return MediaPlaylist(
             version: configuration.format.playlistVersion,
-            targetDuration: Int(configuration.segmentDuration.rounded(.up)),
+            targetDuration: configuration.targetDuration,
             mediaSequence: listed.first?.sequence ?? state.nextSequence,
             initSegmentURI: configuration.format.initSegmentName,
-            segments: listed.map {
-                MediaPlaylist.Segment(uri: $0.name, duration: $0.duration, programDateTime: $0.programDateTime)
+            segments: listed.map { segment in
+                // Part tags go once the segment is more than three target durations from the edge.
+                let recent = segment.end > state.edge - 3 * target
+                return MediaPlaylist.Segment(
+                    uri: segment.name, duration: segment.duration, programDateTime: segment.programDateTime,
+                    parts: recent ? segment.parts.map(\.listed) : [])
             },
-            ended: state.ended)
+            ended: state.ended,
+            lowLatency: lowLatency)
     }
 
     static func multivariantPlaylist(of state: State, configuration: Configuration) -> MultivariantPlaylist {
