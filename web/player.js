@@ -25,14 +25,28 @@
         return match ? match[1].replace(/^"|"$/g, "") : null;
     }
 
-    /** The media playlist's segments with their sequence numbers, durations and wall times. */
+    /**
+     * The media playlist's segments with their sequence numbers, durations and wall times, and
+     * for Low-Latency HLS their parts, the parts of the segment being made and the server's promises.
+     */
     function parseMediaPlaylist(text, base) {
         const lines = text.split(/\r?\n/);
         if (lines[0].trim() !== "#EXTM3U") throw new Error("not a playlist");
-        const playlist = { targetDuration: 2, mediaSequence: 0, segments: [], ended: false, init: null };
+        const playlist = {
+            targetDuration: 2,
+            mediaSequence: 0,
+            segments: [],
+            ended: false,
+            init: null,
+            partTarget: null,
+            partHoldBack: null,
+            canBlockReload: false,
+            openParts: [],
+        };
         let duration = 0;
         let dateTime = null;
         let discontinuity = false;
+        let parts = [];
         for (const raw of lines) {
             const line = raw.trim();
             if (line.startsWith("#EXT-X-TARGETDURATION:")) playlist.targetDuration = parseFloat(line.slice(22));
@@ -42,19 +56,83 @@
             else if (line.startsWith("#EXT-X-PROGRAM-DATE-TIME:")) dateTime = Date.parse(line.slice(25));
             else if (line === "#EXT-X-DISCONTINUITY") discontinuity = true;
             else if (line === "#EXT-X-ENDLIST") playlist.ended = true;
-            else if (line && !line.startsWith("#")) {
+            else if (line.startsWith("#EXT-X-PART-INF:")) playlist.partTarget = parseFloat(attribute(line, "PART-TARGET"));
+            else if (line.startsWith("#EXT-X-SERVER-CONTROL:")) {
+                playlist.canBlockReload = attribute(line, "CAN-BLOCK-RELOAD") === "YES";
+                playlist.partHoldBack = parseFloat(attribute(line, "PART-HOLD-BACK")) || null;
+            } else if (line.startsWith("#EXT-X-PART:")) {
+                parts.push({
+                    uri: new URL(attribute(line, "URI"), base).href,
+                    duration: parseFloat(attribute(line, "DURATION")),
+                    independent: attribute(line, "INDEPENDENT") === "YES",
+                });
+            } else if (line && !line.startsWith("#")) {
                 playlist.segments.push({
                     uri: new URL(line, base).href,
                     sequence: playlist.mediaSequence + playlist.segments.length,
                     duration,
                     dateTime,
                     discontinuity,
+                    parts,
                 });
                 dateTime = dateTime === null ? null : dateTime + duration * 1000;
                 discontinuity = false;
+                parts = [];
             }
         }
+        playlist.openParts = parts;
+        playlist.openDateTime = dateTime;
         return playlist;
+    }
+
+    /**
+     * What the MSE engine appends, in order: a segment's parts while they are listed (Low-Latency
+     * HLS), otherwise the whole segment. `part` is null for a whole segment.
+     */
+    function mediaUnits(playlist) {
+        const units = [];
+        const add = (sequence, parts, dateTime) => {
+            let offset = 0;
+            parts.forEach((part, index) => {
+                units.push({
+                    sequence,
+                    part: index,
+                    uri: part.uri,
+                    duration: part.duration,
+                    independent: part.independent,
+                    dateTime: dateTime === null ? null : dateTime + offset * 1000,
+                });
+                offset += part.duration;
+            });
+        };
+        for (const segment of playlist.segments) {
+            if (segment.parts.length) add(segment.sequence, segment.parts, segment.dateTime);
+            else
+                units.push({
+                    sequence: segment.sequence,
+                    part: null,
+                    uri: segment.uri,
+                    duration: segment.duration,
+                    independent: true,
+                    dateTime: segment.dateTime,
+                });
+        }
+        add(playlist.mediaSequence + playlist.segments.length, playlist.openParts, playlist.openDateTime);
+        return units;
+    }
+
+    /** True when `unit` comes after `last` (a whole segment covers all of its parts). */
+    function isAfter(unit, last) {
+        return (
+            unit.sequence > last.sequence ||
+            (unit.sequence === last.sequence && last.part !== null && unit.part !== null && unit.part > last.part)
+        );
+    }
+
+    /** True when `unit` follows `last` with nothing between. */
+    function follows(unit, last) {
+        if (unit.sequence === last.sequence) return last.part !== null && unit.part === last.part + 1;
+        return unit.sequence === last.sequence + 1 && (unit.part === null || unit.part === 0);
     }
 
     /** The first variant of a multivariant playlist, or null for a media playlist. */
@@ -122,8 +200,8 @@
             this.playlistURL = new URL(options.playlist, location.href).href;
             this.session = newSession();
             const native = video.canPlayType(HLS_TYPE) !== "";
-            const wanted = options.engine || "auto";
-            this.engine = wanted === "auto" ? (native ? "native" : "mse") : wanted;
+            this.wanted = options.engine || "auto";
+            this.engine = this.wanted === "auto" ? (native ? "native" : "mse") : this.wanted;
             this.state = null;
             this.onstate = null;
             this.variant = null;
@@ -179,22 +257,42 @@
             if (this.onstate) this.onstate(state);
         }
 
-        /** Reloads the playlist until the channel ends (or forever while it does not exist). */
+        /**
+         * Reloads the playlist until the channel ends (or forever while it does not exist). With
+         * Low-Latency HLS the server holds each reload until the next part exists, so the loop
+         * asks again at once.
+         */
         async follow() {
             while (this.running) {
                 let wait = 1;
                 try {
                     await this.reload();
                     this.problem = null;
-                    if (this.playlist) wait = Math.min(1, this.playlist.targetDuration / 2);
+                    if (this.playlist) wait = this.blocking() ? 0 : Math.min(1, this.playlist.targetDuration / 2);
                     if (this.playlist && this.playlist.ended && this.finished()) return;
                 } catch (error) {
                     this.problem = String(error.message || error);
                     if (this.state !== "ended") this.setState("waiting");
                     wait = 2;
                 }
-                await sleep(wait);
+                if (wait > 0) await sleep(wait);
             }
+        }
+
+        /** True when reloads of this playlist may wait on the server for the next part. */
+        blocking() {
+            return this.engine === "mse" && this.playlist.canBlockReload && !this.playlist.ended;
+        }
+
+        /** The media playlist address, asking for the part after the newest listed when blocking. */
+        reloadURL() {
+            const address = new URL(this.withSession(this.variant.uri));
+            if (this.playlist && this.blocking()) {
+                const playlist = this.playlist;
+                address.searchParams.set("_HLS_msn", String(playlist.mediaSequence + playlist.segments.length));
+                address.searchParams.set("_HLS_part", String(playlist.openParts.length));
+            }
+            return address.href;
         }
 
         async reload() {
@@ -209,7 +307,7 @@
                     height: 0,
                 };
             }
-            const response = await get(this.withSession(this.variant.uri), 10);
+            const response = await get(this.reloadURL(), 4 * this.targetDuration());
             if (!response.ok) {
                 if (response.status === 404) this.variant = null;
                 throw new Error("media playlist: HTTP " + response.status);
@@ -224,6 +322,10 @@
             if (playlist.segments.length === 0) {
                 this.setState("waiting");
                 return;
+            }
+            if (!this.attached && this.wanted === "auto" && playlist.partTarget && this.canUseMSE()) {
+                // A Low-Latency channel: this player plays its parts; the browser's own HLS may not.
+                this.engine = "mse";
             }
             if (!this.attached && this.canStart(playlist)) this.attach();
             if (this.engine === "mse") this.pump();
@@ -240,13 +342,23 @@
             return this.engine === "mse" || playlist.ended || listed >= 3 * playlist.targetDuration - 0.5;
         }
 
+        canUseMSE() {
+            const codecs = (this.variant && this.variant.codecs) || "avc1.64001f,mp4a.40.2";
+            return "MediaSource" in global && MediaSource.isTypeSupported('video/mp4; codecs="' + codecs + '"');
+        }
+
         newest(playlist) {
             return playlist.mediaSequence + playlist.segments.length - 1;
         }
 
+        targetDuration() {
+            return this.playlist ? this.playlist.targetDuration : 2;
+        }
+
         /** True once the player has everything of an ended channel it will fetch. */
         finished() {
-            return this.engine === "native" || (this.next !== null && this.next > this.newest(this.playlist));
+            if (this.engine === "native") return true;
+            return this.last !== null && !mediaUnits(this.playlist).some((unit) => isAfter(unit, this.last));
         }
 
         attach() {
@@ -260,7 +372,7 @@
                 this.play();
                 return;
             }
-            this.next = null;
+            this.last = null;
             this.buffer = null;
             this.mediaSource = new MediaSource();
             this.opened = new Promise((resolve) =>
@@ -303,25 +415,22 @@
                     await sourceBufferDone(this.buffer, () => this.buffer.appendBuffer(init));
                 }
                 while (this.running && generation === this.generation) {
-                    const playlist = this.playlist;
-                    const first = playlist.segments[0].sequence;
-                    if (this.next === null || this.next < first) this.next = this.startSequence(playlist);
-                    const segment = playlist.segments.find((s) => s.sequence === this.next);
-                    if (!segment) break;
+                    const unit = this.nextUnit(this.playlist);
+                    if (!unit) break;
                     await this.trim();
                     let bytes = null;
                     try {
-                        bytes = await this.fetchBytes(segment.uri);
+                        bytes = await this.fetchBytes(unit.uri);
                     } catch (error) {
                         // Missing, or unreachable three times: go on without it (tick() jumps the gap).
                         this.problem = String(error.message || error);
                         this.skipped += 1;
                     }
                     if (generation !== this.generation) return;
-                    if (bytes) await this.appendSegment(segment, bytes);
-                    this.next = segment.sequence + 1;
+                    if (bytes) await this.appendUnit(unit, bytes);
+                    this.last = unit;
                 }
-                if (this.playlist.ended && this.next > this.newest(this.playlist) && !this.buffer.updating) {
+                if (this.playlist.ended && this.finished() && !this.buffer.updating) {
                     if (this.mediaSource.readyState === "open") this.mediaSource.endOfStream();
                 }
             } catch (error) {
@@ -335,14 +444,36 @@
             }
         }
 
-        /** Where a new viewer starts: the segment three target durations from the end (HOLD-BACK). */
-        startSequence(playlist) {
+        /** What to append next: what follows the last appended, or after a hole a new start. */
+        nextUnit(playlist) {
+            const units = mediaUnits(playlist);
+            if (this.last === null) return this.startUnit(playlist, units);
+            const after = units.find((unit) => isAfter(unit, this.last));
+            if (!after || follows(after, this.last)) return after || null;
+            // Fell out of the playlist (or out of its parts): start again near the live edge.
+            return this.startUnit(playlist, units);
+        }
+
+        /**
+         * Where a viewer starts: HOLD-BACK (three target durations) from the end, or with parts
+         * PART-HOLD-BACK, moved back to a unit that starts with a keyframe.
+         */
+        startUnit(playlist, units) {
+            const holdBack = this.holdBack(playlist);
             let ahead = 0;
-            for (let i = playlist.segments.length - 1; i >= 0; i--) {
-                ahead += playlist.segments[i].duration;
-                if (ahead >= 3 * playlist.targetDuration) return playlist.segments[i].sequence;
+            let index = units.length - 1;
+            for (; index > 0; index--) {
+                ahead += units[index].duration;
+                if (ahead >= holdBack) break;
             }
-            return playlist.segments[0].sequence;
+            while (index > 0 && !units[index].independent) index--;
+            return units[Math.max(0, index)] || null;
+        }
+
+        /** How far behind the newest media this player plays. */
+        holdBack(playlist) {
+            if (playlist.partTarget && this.engine === "mse") return playlist.partHoldBack || 3 * playlist.partTarget;
+            return 3 * playlist.targetDuration;
         }
 
         /** The bytes of a file, tried three times over 1.5 s; a 404 is not tried again. */
@@ -361,7 +492,7 @@
             }
         }
 
-        async appendSegment(segment, bytes) {
+        async appendUnit(unit, bytes) {
             const ranges = this.buffer.buffered;
             const before = ranges.length ? ranges.end(ranges.length - 1) : null;
             try {
@@ -373,15 +504,15 @@
             }
             const after = this.buffer.buffered;
             if (!after.length) return;
-            const last = this.timeline[this.timeline.length - 1];
+            const previous = this.timeline[this.timeline.length - 1];
             const rangeStart = after.start(after.length - 1);
-            // Contiguous with the previous segment, or the start of a new range after a gap.
+            // Right after the previous unit, or the start of a new range after a gap.
             const start =
-                last && last.sequence === segment.sequence - 1 && before !== null && rangeStart <= before + 0.5
-                    ? last.end
+                previous && follows(unit, previous.unit) && before !== null && rangeStart <= before + 0.5
+                    ? previous.end
                     : rangeStart;
-            this.timeline.push({ sequence: segment.sequence, start, end: start + segment.duration, dateTime: segment.dateTime });
-            if (this.timeline.length > 64) this.timeline.shift();
+            this.timeline.push({ unit, start, end: start + unit.duration, dateTime: unit.dateTime });
+            if (this.timeline.length > 200) this.timeline.shift();
             if (!this.startedPlaying) {
                 this.startedPlaying = true;
                 this.video.currentTime = start;
@@ -423,8 +554,10 @@
                 return;
             }
             if (video.paused || video.seeking || !this.playlist) return;
-            const target = this.playlist.targetDuration;
-            const holdBack = 3 * target;
+            const holdBack = this.holdBack(this.playlist);
+            // How much more than the hold-back may build up before speeding up, and before jumping.
+            const slack = this.playlist.partTarget ? 0.3 : 1.5 * this.playlist.targetDuration;
+            const jump = this.playlist.partTarget ? 1.5 : 4 * this.playlist.targetDuration;
             const behind = end - video.currentTime;
             const inRange = Array.from({ length: buffered.length }, (_, i) => i).find(
                 (i) => buffered.start(i) <= video.currentTime + 0.1 && video.currentTime < buffered.end(i) - 0.1
@@ -437,11 +570,11 @@
                         return;
                     }
                 }
-            } else if (this.state === "live" && behind > holdBack + 4 * target) {
+            } else if (this.state === "live" && behind > holdBack + jump) {
                 video.currentTime = end - holdBack;
-            } else if (this.state === "live" && behind > holdBack + 1.5 * target) {
+            } else if (this.state === "live" && behind > holdBack + slack) {
                 video.playbackRate = 1.1;
-            } else if (video.playbackRate !== 1 && behind < holdBack + 0.5 * target) {
+            } else if (video.playbackRate !== 1 && behind < holdBack + slack / 3) {
                 video.playbackRate = 1;
             }
         }
@@ -450,6 +583,7 @@
     global.OnairPlayer = OnairPlayer;
     global.OnairPlayer.parseMediaPlaylist = parseMediaPlaylist;
     global.OnairPlayer.parseMultivariantPlaylist = parseMultivariantPlaylist;
+    global.OnairPlayer.mediaUnits = mediaUnits;
 
     // `<video data-onair src="…m3u8">` on any page: played by the browser's HLS where it has one,
     // with MSE elsewhere (or everywhere with `data-onair="mse"`), started when the channel is

@@ -10,10 +10,12 @@
     const stage = document.querySelector(".stage");
     const player = OnairPage.mount(stage, { autoplay: true, muted: OnairPage.flag("muted", false) });
     window.onair = player;
-    $("engine").textContent = player.engine === "native" ? "native HLS" : "onair MSE";
+    const showEngine = () => ($("engine").textContent = player.engine === "native" ? "native HLS" : "onair MSE");
+    showEngine();
 
     const labels = { waiting: "waiting", live: "live", ended: "ended" };
     stage.addEventListener("onair:state", (event) => {
+        showEngine();
         $("state").dataset.state = event.detail;
         $("state").textContent = labels[event.detail];
     });

@@ -50,7 +50,8 @@ public final class Broadcast: Sendable {
                 channel: config.channel, format: config.format, segmentDuration: config.segmentDuration,
                 playlistSize: config.playlistSize, codecs: streams.map(\.codecString), width: config.width,
                 height: config.height, fps: config.fps,
-                videoBitrate: config.videoBitrate, audioBitrate: audioEncoder == nil ? 0 : config.audioBitrate),
+                videoBitrate: config.videoBitrate, audioBitrate: audioEncoder == nil ? 0 : config.audioBitrate,
+                partDuration: config.partDuration),
             startedAt: clock.anchorWallMilliseconds)
         let directory = ChannelDirectory()
         directory.add(store)
@@ -60,7 +61,9 @@ public final class Broadcast: Sendable {
         let logger = self.logger
         let packaging = try PackagingStage(
             store: store, streams: streams,
-            segmenter: .init(segmentDuration: config.segmentDuration, frameDuration: 1 / Double(config.fps)),
+            segmenter: .init(
+                segmentDuration: config.segmentDuration, partDuration: config.partDuration,
+                frameDuration: 1 / Double(config.fps)),
             mirror: mirror, clock: clock,
             onMirrorFailure: { error in logger.warning("writing to --hls-dir failed: \(error)") })
 

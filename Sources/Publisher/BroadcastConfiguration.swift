@@ -33,6 +33,8 @@ public struct BroadcastConfiguration: Sendable {
     public var format = ContainerFormat.fmp4
     public var segmentDuration = 2.0
     public var playlistSize = 6
+    /// Low-Latency HLS part length; nil for plain HLS.
+    public var partDuration: Double?
     /// Where to mirror the published files, if anywhere.
     public var hlsDirectory: String?
     /// Stop by itself after this many seconds.

@@ -14,18 +14,19 @@ struct LiveRoutes {
 
     func register(on router: Router<ServerContext>) {
         router.get("/live/:channel/:file") { request, context in
-            try serve(request: request, context: context)
+            try await serve(request: request, context: context)
         }
         router.head("/live/:channel/:file") { request, context in
-            let response = try serve(request: request, context: context)
+            let response = try await serve(request: request, context: context)
             return Response(status: response.status, headers: response.headers)
         }
     }
 
-    private func serve(request: Request, context: ServerContext) throws -> Response {
+    private func serve(request: Request, context: ServerContext) async throws -> Response {
         let channel = try context.parameters.require("channel")
         let name = try context.parameters.require("file")
-        guard let store = directory.store(named: channel), var file = store.file(named: name) else {
+        guard let store = directory.store(named: channel), var file = try await file(named: name, in: store, request)
+        else {
             throw HTTPError(.notFound, message: "No such channel or file.")
         }
         let now = Double(MediaClock.monotonicNanoseconds()) / 1e9
@@ -55,6 +56,47 @@ struct LiveRoutes {
         }
         headers[.contentLength] = String(body.readableBytes)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+    }
+
+    /// The file as this request should get it. For Low-Latency HLS: a media playlist request with
+    /// `_HLS_msn` (and `_HLS_part`) waits until the playlist holds that segment (part), and
+    /// `_HLS_skip=YES` gets the delta update; a request for the hinted next part waits for it.
+    /// Held at most three target durations, then 503.
+    private func file(named name: String, in store: SegmentStore, _ request: Request) async throws -> SegmentStore.File? {
+        guard store.configuration.partDuration != nil else { return store.file(named: name) }
+        let timeout = Duration.seconds(3 * Double(store.configuration.targetDuration))
+        if name.hasPrefix("part") {
+            return await store.part(named: name, timeout: timeout)
+        }
+        guard name == SegmentStore.mediaPlaylistName, var file = store.file(named: name) else {
+            return store.file(named: name)
+        }
+        let query = request.uri.queryParameters
+        let msn = try Self.number(query["_HLS_msn"], name: "_HLS_msn")
+        let part = try Self.number(query["_HLS_part"], name: "_HLS_part")
+        let skip = query["_HLS_skip"].map(String.init)
+        guard skip == nil || skip == "YES" || skip == "v2" else {
+            throw HTTPError(.badRequest, message: "_HLS_skip must be YES or v2")
+        }
+        do {
+            try store.checkReload(msn: msn, part: part)
+        } catch {
+            throw HTTPError(.badRequest, message: error.description)
+        }
+        if let msn, await !store.waitUntilListed(msn: msn, part: part, timeout: timeout) {
+            throw HTTPError(.serviceUnavailable, message: "_HLS_msn=\(msn) did not come in three target durations")
+        }
+        file.bytes = store.mediaPlaylist(skip: skip != nil)
+        return file
+    }
+
+    /// A query value that must be a whole number ≥ 0, or nil when absent.
+    static func number(_ value: Substring?, name: String) throws -> Int? {
+        guard let value else { return nil }
+        guard let number = Int(value), number >= 0 else {
+            throw HTTPError(.badRequest, message: "\(name) must be a whole number")
+        }
+        return number
     }
 
     /// True when an Accept-Encoding value lists gzip with a non-zero quality.

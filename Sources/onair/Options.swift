@@ -99,7 +99,7 @@ struct EncodingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("AAC rate in bits per second (k suffix).", valueName: "rate"))
     var audioBitrate = Bitrate(bitsPerSecond: 128_000)
 
-    func validate(segmentDuration: Double) throws {
+    func validate(segmentDuration: Double, partDuration: Double?) throws {
         if let size {
             guard (16...3840).contains(size.width), (16...2160).contains(size.height) else {
                 throw ValidationError("--size \(size) is out of range: 16x16 to 3840x2160")
@@ -125,6 +125,12 @@ struct EncodingOptions: ParsableArguments {
             throw ValidationError(
                 "--segment-duration \(segmentDuration) must hold a whole number of frames at \(fps) fps")
         }
+        if let partDuration {
+            let frames = Double(fps) * partDuration
+            guard abs(frames - frames.rounded()) < 1e-9, frames >= 1 else {
+                throw ValidationError("--part-duration \(partDuration) must hold a whole number of frames at \(fps) fps")
+            }
+        }
     }
 }
 
@@ -140,6 +146,16 @@ struct OutputOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Segments listed in the live playlist, at least 3.", valueName: "n"))
     var playlistSize = 6
 
+    @Flag(
+        help: ArgumentHelp(
+            "Low-Latency HLS (fmp4): parts listed as they are made, blocking playlist reload; about 1 s behind live."))
+    var lowLatency = false
+
+    @Option(
+        help: ArgumentHelp(
+            "With --low-latency: part length, a whole number of frames (default 0.2).", valueName: "seconds"))
+    var partDuration: Double?
+
     @Option(
         help: ArgumentHelp(
             "Also write the stream to DIR/live/<channel>/ (atomic files) for another web server.", valueName: "dir"))
@@ -152,7 +168,20 @@ struct OutputOptions: ParsableArguments {
         guard playlistSize >= 3 else {
             throw ValidationError("--playlist-size \(playlistSize) is too small: players need at least 3 segments")
         }
+        if lowLatency, format != .fmp4 {
+            throw ValidationError("--low-latency needs --format fmp4: parts are fMP4 fragments")
+        }
+        if let partDuration {
+            guard lowLatency else { throw ValidationError("--part-duration is only for --low-latency") }
+            guard partDuration >= 0.05, partDuration <= segmentDuration / 2 else {
+                throw ValidationError(
+                    "--part-duration \(partDuration) is out of range: 0.05 to half the segment (\(segmentDuration / 2))")
+            }
+        }
     }
+
+    /// The part length when publishing Low-Latency HLS.
+    var lowLatencyPart: Double? { lowLatency ? partDuration ?? 0.2 : nil }
 }
 
 struct ServerOptions: ParsableArguments {

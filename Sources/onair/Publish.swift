@@ -18,6 +18,7 @@ struct Publish: AsyncParsableCommand {
             Examples:
               onair publish --channel demo
               onair publish --channel demo --format ts --segment-duration 4 --duration 10m
+              onair publish --channel demo --low-latency   (about 1 s behind live)
               onair publish --channel demo --watermark web/logo.png --watermark-opacity 0.8
               onair publish --channel demo --hls-dir /var/www/hls   (also serve with nginx)
             """)
@@ -53,7 +54,7 @@ struct Publish: AsyncParsableCommand {
         if let duration, duration.seconds <= 0 {
             throw ValidationError("--duration must be longer than zero")
         }
-        try encoding.validate(segmentDuration: output.segmentDuration)
+        try encoding.validate(segmentDuration: output.segmentDuration, partDuration: output.lowLatencyPart)
         let target = output.segmentDuration.rounded(.up)
         guard Double(output.playlistSize) * output.segmentDuration >= 3 * target else {
             throw ValidationError(
@@ -87,6 +88,7 @@ struct Publish: AsyncParsableCommand {
         config.format = output.format
         config.segmentDuration = output.segmentDuration
         config.playlistSize = output.playlistSize
+        config.partDuration = output.lowLatencyPart
         config.hlsDirectory = output.hlsDir
         config.duration = duration?.seconds
         config.server = ServerConfiguration(host: server.host, port: server.port, allowOrigin: server.allowOrigin)

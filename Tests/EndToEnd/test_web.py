@@ -129,7 +129,7 @@ def test_mse_player_goes_on_past_a_segment_it_cannot_fetch(page, live):
         after = int(blocked.removeprefix("seg").removesuffix(".m4s")) + 1
         # Playback crosses the hole and goes on in the segment after it.
         wait_until(lambda: page.execute_script(
-            "const p = window.onair, next = p.timeline.find((s) => s.sequence === arguments[0]);"
+            "const p = window.onair, next = p.timeline.find((s) => s.unit.sequence === arguments[0]);"
             "return next !== undefined && p.video.currentTime > next.start + 1;", after), 20, interval=0.2,
             what="playback past the missing segment")
         wait_for_playback(page, seconds=2, within=4)

@@ -39,7 +39,8 @@ public final class SegmentStore: Sendable {
             self.partDuration = partDuration
         }
 
-        var targetDuration: Int { Int(segmentDuration.rounded(.up)) }
+        /// EXT-X-TARGETDURATION: the segment length rounded up.
+        public var targetDuration: Int { Int(segmentDuration.rounded(.up)) }
 
         /// Bits per second to announce until segments have been measured: the targets plus
         /// container overhead.
