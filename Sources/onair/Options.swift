@@ -128,7 +128,8 @@ struct EncodingOptions: ParsableArguments {
         if let partDuration {
             let frames = Double(fps) * partDuration
             guard abs(frames - frames.rounded()) < 1e-9, frames >= 1 else {
-                throw ValidationError("--part-duration \(partDuration) must hold a whole number of frames at \(fps) fps")
+                throw ValidationError(
+                    "--part-duration \(partDuration) must hold a whole number of frames at \(fps) fps")
             }
         }
     }
@@ -175,7 +176,8 @@ struct OutputOptions: ParsableArguments {
             guard lowLatency else { throw ValidationError("--part-duration is only for --low-latency") }
             guard partDuration >= 0.05, partDuration <= segmentDuration / 2 else {
                 throw ValidationError(
-                    "--part-duration \(partDuration) is out of range: 0.05 to half the segment (\(segmentDuration / 2))")
+                    "--part-duration \(partDuration) is out of range: 0.05 to half the segment (\(segmentDuration / 2))"
+                )
             }
         }
     }

@@ -119,3 +119,54 @@ def check_multivariant(text):
             variants.append(attributes)
     assert variants
     return variants
+
+
+def parse_parts(text):
+    """Low-Latency HLS parts in playlist order: (segment sequence, index, attributes), and the preload hint."""
+    parts, hint = [], None
+    lines = text.splitlines()
+    sequence = next(int(line.split(":")[1]) for line in lines if line.startswith("#EXT-X-MEDIA-SEQUENCE:"))
+    index = 0
+    for line in lines:
+        if line.startswith("#EXT-X-PART:"):
+            parts.append((sequence, index, parse_attributes(line.split(":", 1)[1])))
+            index += 1
+        elif line.startswith("#EXT-X-PRELOAD-HINT:"):
+            hint = parse_attributes(line.split(":", 1)[1])
+        elif line.startswith("#EXT-X-SKIP:"):
+            sequence += int(parse_attributes(line.split(":", 1)[1])["SKIPPED-SEGMENTS"])
+        elif line and not line.startswith("#"):
+            sequence += 1
+            index = 0
+    return parts, hint
+
+
+def check_low_latency(text):
+    """The Low-Latency HLS MUSTs of one playlist."""
+    playlist = MediaPlaylist(text)
+    tags = playlist.tags
+    part_target = float(parse_attributes(tags["EXT-X-PART-INF"])["PART-TARGET"])
+    control = parse_attributes(tags["EXT-X-SERVER-CONTROL"])
+    assert control["CAN-BLOCK-RELOAD"] == "YES"
+    assert float(control["PART-HOLD-BACK"]) >= 3 * part_target - 0.001
+    assert float(control["HOLD-BACK"]) >= 3 * playlist.target
+    assert float(control["CAN-SKIP-UNTIL"]) >= 6 * playlist.target
+    parts, hint = parse_parts(text)
+    for number, (sequence, index, part) in enumerate(parts):
+        duration = float(part["DURATION"])
+        assert duration <= part_target + 0.001, part
+        last_of_segment = number + 1 == len(parts) or parts[number + 1][0] != sequence
+        complete = sequence < playlist.sequence + len(playlist.segments)
+        if not (last_of_segment and complete):
+            assert duration >= 0.85 * part_target - 0.001, f"only a segment's last part may be short: {part}"
+        assert (part.get("INDEPENDENT") == "YES") == (index == 0), "parts that start with an IDR say so"
+    # Part tags stay only near the live edge: within 3 target durations (plus the segment holding the boundary).
+    tagged = {sequence for sequence, _, _ in parts if sequence < playlist.sequence + len(playlist.segments)}
+    recent = 0.0
+    for offset, segment in reversed(list(enumerate(playlist.segments))):
+        if playlist.sequence + offset in tagged:
+            assert recent < 3 * playlist.target + 0.001, "part tags of a segment far from the edge"
+        recent += segment["duration"]
+    if not playlist.ended:
+        assert hint and hint["TYPE"] == "PART", "the next part is hinted"
+    return parts, hint

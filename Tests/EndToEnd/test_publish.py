@@ -11,6 +11,8 @@ from hls_rules import MediaPlaylist, check_history, check_media_playlist, check_
 
 RUNS = {
     "fmp4": {"arguments": ["--format", "fmp4"], "size": (1280, 720), "fps": 30},
+    # Low-Latency HLS: the same whole segments for players that ignore parts.
+    "fmp4-low-latency": {"arguments": ["--low-latency"], "size": (1280, 720), "fps": 30, "container": "fmp4"},
     "ts": {"arguments": ["--format", "ts", "--size", "640x360", "--fps", "25"], "size": (640, 360), "fps": 25},
 }
 
@@ -18,9 +20,9 @@ RUNS = {
 class Broadcast:
     """Everything recorded from one 7-second broadcast."""
 
-    def __init__(self, container, folder):
-        settings = RUNS[container]
-        self.container = container
+    def __init__(self, run, folder):
+        settings = RUNS[run]
+        self.container = container = settings.get("container", run)
         self.fps = settings["fps"]
         self.size = settings["size"]
         self.folder = folder

@@ -29,6 +29,15 @@ def live():
     publisher.kill()
 
 
+@pytest.fixture(scope="module")
+def low_latency():
+    """A Low-Latency HLS channel for the module."""
+    publisher = Publisher("--low-latency", channel="fast")
+    publisher.wait_for_segments(1)
+    yield publisher
+    publisher.kill()
+
+
 @pytest.fixture
 def page(browser):
     """The shared browser, with the console emptied before and checked after each test."""
@@ -71,6 +80,19 @@ def test_watch_page_plays(page, live, engine):
     assert f'src="{live.base}/live/demo/index.m3u8"' in video_code and f"{live.base}/web/player.js" in video_code
     assert not page.find_element(By.ID, "message").is_displayed()
     save_screenshot(page, f"watch-{engine}.png")
+
+
+@pytest.mark.parametrize("engine", ["auto", *ENGINES])
+def test_a_low_latency_channel_plays(page, low_latency, engine):
+    page.get(f"{low_latency.base}/watch/fast?engine={engine}")
+    status = wait_for_playback(page)
+    # Left to choose, the page plays a low-latency channel itself: Chromium's own HLS ignores parts.
+    assert status["engine"] == ("mse" if engine == "auto" else engine)
+    assert (status["width"], status["height"]) == (1280, 720)
+    if status["engine"] == "mse":
+        # PART-HOLD-BACK (0.6 s) behind the newest part: about a second from capture to screen.
+        wait_until(lambda: (player_status(page)["latency"] or 99) < 2.5, 10, interval=0.2,
+                   what="the player to settle near the live edge")
 
 
 @pytest.mark.parametrize("engine", ENGINES)

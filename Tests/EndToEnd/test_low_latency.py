@@ -1,0 +1,118 @@
+"""Low-Latency HLS over HTTP: parts, blocking playlist reload, preload hints, and the requests refused."""
+
+import threading
+import time
+
+import pytest
+
+from harness import Publisher, fetch, ffprobe, wait_until
+from hls_rules import MediaPlaylist, check_low_latency, check_media_playlist, parse_parts
+
+
+@pytest.fixture(scope="module")
+def live():
+    publisher = Publisher("--low-latency", "--part-duration", "0.2")
+    publisher.wait_for_segments(2)
+    yield publisher
+    publisher.kill()
+
+
+def next_part(text):
+    """(_HLS_msn, _HLS_part) of the part after the newest listed one."""
+    playlist = MediaPlaylist(text)
+    parts, _ = parse_parts(text)
+    open_sequence = playlist.sequence + len(playlist.segments)
+    return open_sequence, sum(1 for sequence, _, _ in parts if sequence == open_sequence)
+
+
+def test_every_playlist_seen_over_blocking_reloads_obeys_the_rules(live):
+    text = live.get("media.m3u8").text
+    seen = []
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        msn, part = next_part(text)
+        text = live.get(f"media.m3u8?_HLS_msn={msn}&_HLS_part={part}").text
+        parts, _ = check_low_latency(text)
+        check_media_playlist(MediaPlaylist(text), "fmp4", window=6)
+        assert (msn, part) in {(sequence, index) for sequence, index, _ in parts} or next_part(text)[0] > msn
+        seen.append((msn, part))
+    # Every part in turn, about five a second.
+    assert len(seen) >= 15
+
+
+def test_a_blocked_reload_returns_when_its_part_completes(live):
+    text = live.get("media.m3u8").text
+    msn, part = next_part(text)
+    hint = parse_parts(text)[1]["URI"].strip('"')
+    assert hint == f"part{msn}.{part}.m4s"
+    finished = {}
+
+    def get(name, path):
+        response = live.get(path)
+        finished[name] = (time.monotonic(), response)
+
+    threads = [threading.Thread(target=get, args=("part", hint)),
+               threading.Thread(target=get, args=("playlist", f"media.m3u8?_HLS_msn={msn}&_HLS_part={part}"))]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=10)
+    (part_time, part_response), (playlist_time, playlist_response) = finished["part"], finished["playlist"]
+    # Both were held until the part was complete, and answered together.
+    assert part_response.status == 200 and part_response.body[4:8] == b"moof"
+    assert playlist_response.status == 200 and f'URI="{hint}"' in playlist_response.text
+    assert abs(part_time - playlist_time) <= 0.2, "within one part duration of each other"
+    assert max(part_time, playlist_time) - started <= 3 * 2, "held less than three target durations"
+
+
+def test_parts_are_fragments_of_their_segment(live, tmp_path):
+    text = live.get("media.m3u8").text
+    playlist = MediaPlaylist(text)
+    parts, _ = parse_parts(text)
+    sequence = playlist.sequence + len(playlist.segments) - 1
+    names = [part["URI"].strip('"') for s, _, part in parts if s == sequence]
+    assert len(names) == 10, "a 2 s segment is ten 0.2 s parts"
+    joined = b"".join(live.get(name).body for name in names)
+    assert joined == live.get(f"seg{sequence}.m4s").body
+    path = tmp_path / "part0.mp4"
+    path.write_bytes(live.get("init.mp4").body + live.get(names[0]).body)
+    packets = ffprobe(path, "-show_packets", "-select_streams", "v")["packets"]
+    assert len(packets) == 6 and packets[0]["flags"].startswith("K"), "six frames, the first a keyframe"
+
+
+@pytest.mark.parametrize("query, reason", [
+    ("_HLS_msn=999999", "more than 2 segments after"),
+    ("_HLS_part=1", "_HLS_part needs _HLS_msn"),
+    ("_HLS_msn=abc", "_HLS_msn must be a whole number"),
+    ("_HLS_msn=-1", "_HLS_msn must be a whole number"),
+    ("_HLS_skip=maybe", "_HLS_skip must be YES or v2"),
+])
+def test_bad_blocking_requests_are_refused_at_once(live, query, reason):
+    started = time.monotonic()
+    response = live.get(f"media.m3u8?{query}")
+    assert response.status == 400 and reason in response.text
+    assert time.monotonic() - started < 1
+
+
+def test_only_the_next_part_is_waited_for(live):
+    text = live.get("media.m3u8").text
+    msn, part = next_part(text)
+    started = time.monotonic()
+    assert live.get(f"part{msn}.{part + 5}.m4s").status == 404
+    assert live.get(f"part{msn + 5}.0.m4s").status == 404
+    assert time.monotonic() - started < 1
+
+
+def test_delta_update_is_offered_and_whole_segments_stay_for_other_players(live):
+    assert "CAN-SKIP-UNTIL=12.000" in live.get("media.m3u8").text
+    # Plain players read the same playlist: ffprobe plays the whole segments.
+    probe = ffprobe(live.url("index.m3u8"))
+    assert {stream["codec_name"] for stream in probe["streams"]} == {"h264", "aac"}
+
+
+def test_low_latency_needs_fmp4():
+    from harness import run_onair
+    result = run_onair("publish", "--low-latency", "--format", "ts")
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == ["onair: --low-latency needs --format fmp4: parts are fMP4 fragments"]
