@@ -55,6 +55,8 @@ let package = Package(
             dependencies: [
                 "HLS", "Media",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -76,7 +78,7 @@ let package = Package(
         .executableTarget(
             name: "onair",
             dependencies: [
-                "Publisher", "Media", "Encoding",
+                "Publisher", "Server", "Media", "Encoding",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

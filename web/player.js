@@ -333,13 +333,15 @@
         }
 
         /**
-         * Whether to hand the stream to the player yet. Native players want the playlist to hold
-         * the three target durations they start behind (Chromium refuses a shorter one); this
-         * player's MSE engine starts with whatever is there.
+         * Whether to start yet: once the playlist holds the three target durations a player starts
+         * behind (HOLD-BACK; Chromium's own HLS refuses a shorter live playlist), so playback never
+         * runs into the live edge. A Low-Latency channel in this player starts at once, PART-HOLD-BACK
+         * behind its newest part.
          */
         canStart(playlist) {
             const listed = playlist.segments.reduce((sum, segment) => sum + segment.duration, 0);
-            return this.engine === "mse" || playlist.ended || listed >= 3 * playlist.targetDuration - 0.5;
+            if (playlist.ended || (this.engine === "mse" && playlist.partTarget)) return true;
+            return listed >= 3 * playlist.targetDuration - 0.5;
         }
 
         canUseMSE() {
@@ -367,6 +369,7 @@
             this.lastBufferedEnd = 0;
             this.offset = null;
             this.startedPlaying = false;
+            this.positioned = false;
             if (this.engine === "native") {
                 this.video.src = this.withSession(this.playlistURL);
                 this.play();
@@ -515,9 +518,32 @@
             if (this.timeline.length > 200) this.timeline.shift();
             if (!this.startedPlaying) {
                 this.startedPlaying = true;
+                this.startedAt = Date.now();
                 this.video.currentTime = start;
                 this.play();
             }
+        }
+
+        /**
+         * Once, soon after the start: moves the playhead to the frame captured the hold-back ago
+         * by the wall clock (PROGRAM-DATE-TIME), when that frame is buffered. Starting at the
+         * beginning of the chosen unit would add up to a unit's length to the latency.
+         */
+        position() {
+            if (this.positioned || !this.startedPlaying || !this.timeline.length) return;
+            const video = this.video;
+            const buffered = video.buffered;
+            const wanted = Date.now() - this.holdBack(this.playlist) * 1000;
+            const unit = this.timeline.find((u) => u.dateTime !== null && u.dateTime <= wanted && wanted < u.dateTime + (u.end - u.start) * 1000);
+            if (unit) {
+                const time = unit.start + (wanted - unit.dateTime) / 1000;
+                const end = buffered.end(buffered.length - 1);
+                if (time > video.currentTime && time < end - 0.1) {
+                    video.currentTime = time;
+                    this.positioned = true;
+                }
+            }
+            if (Date.now() - this.startedAt > 5000) this.positioned = true;
         }
 
         /** Keeps at most `keep` seconds behind the playhead in the SourceBuffer. */
@@ -554,6 +580,7 @@
                 return;
             }
             if (video.paused || video.seeking || !this.playlist) return;
+            this.position();
             const holdBack = this.holdBack(this.playlist);
             // How much more than the hold-back may build up before speeding up, and before jumping.
             const slack = this.playlist.partTarget ? 0.3 : 1.5 * this.playlist.targetDuration;

@@ -1,7 +1,7 @@
 public import Media
 
 /// The built-in picture: colour bars, a ball that bounces across the screen, the capture time
-/// as a large HH:MM:SS.mmm UTC clock, and the frame counter. Every element is a function of
+/// as a large HH:MM:SS.mmm UTC clock and as a machine-readable ``TimeCode``, and the frame counter. Every element is a function of
 /// the frame index, so a viewer can check timing and continuity from the picture alone.
 public final class TestPattern: VideoSource {
     public let width: Int
@@ -60,8 +60,16 @@ public final class TestPattern: VideoSource {
         let ballX = (offset <= travel ? offset : 2 * travel - offset) & ~1
         canvas.fill(x: ballX, y: (height / 4 + unit) & ~1, width: 4 * unit, height: 4 * unit, color: Self.ball)
 
+        let wall = clock.wallMilliseconds(at: seconds)
+        let code = TimeCode.placement(width: width, height: height)
+        for (position, white) in TimeCode.blocks(milliseconds: wall).enumerated() {
+            canvas.fill(
+                x: code.x + position * code.block, y: code.y, width: code.block, height: code.block,
+                color: white ? .white : .black)
+        }
+
         let clockScale = max(2, width / 96) & ~1
-        let clockText = Self.clockText(milliseconds: clock.wallMilliseconds(at: seconds))
+        let clockText = Self.clockText(milliseconds: wall)
         let clockWidth = clockText.count * 6 * clockScale
         let clockY = (height / 2 - clockScale * 2) & ~1
         canvas.text(clockText, x: ((width - clockWidth) / 2) & ~1, y: clockY, scale: clockScale, color: .white)

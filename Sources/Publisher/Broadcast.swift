@@ -96,7 +96,7 @@ public final class Broadcast: Sendable {
             pacer: pacer, videoSource: videoSource, videoEncoder: videoEncoder, audioSource: audioSource,
             audioEncoder: audioEncoder, packaging: packaging, stop: stop, clock: clock, stats: stats, logger: logger)
         let viewers = ViewerRegistry()
-        let server = HTTPServer.application(
+        let server = try HTTPServer.application(
             directory: directory, viewers: viewers, configuration: config.server, logger: logger)
         let url = config.server.watchURL(channel: config.channel)
         let status = StatusReporter(

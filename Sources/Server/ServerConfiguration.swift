@@ -4,12 +4,17 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var port: Int
     /// The `Access-Control-Allow-Origin` value (`*` lets any web page play the stream).
     public var allowOrigin: String
+    /// With a certificate: HTTPS, HTTP/2 for clients that offer it (ALPN), HTTP/1.1 otherwise.
+    public var tls: TLSFiles?
 
-    public init(host: String = "0.0.0.0", port: Int = 8080, allowOrigin: String = "*") {
+    public init(host: String = "0.0.0.0", port: Int = 8080, allowOrigin: String = "*", tls: TLSFiles? = nil) {
         self.host = host
         self.port = port
         self.allowOrigin = allowOrigin
+        self.tls = tls
     }
+
+    var scheme: String { tls == nil ? "http" : "https" }
 
     /// The host a person on this machine types into a browser.
     public var displayHost: String {
@@ -18,11 +23,11 @@ public struct ServerConfiguration: Sendable, Equatable {
 
     /// The playlist address of a channel.
     public func playlistURL(channel: String) -> String {
-        "http://\(displayHost):\(port)/live/\(channel)/index.m3u8"
+        "\(scheme)://\(displayHost):\(port)/live/\(channel)/index.m3u8"
     }
 
     /// The watch page of a channel.
     public func watchURL(channel: String) -> String {
-        "http://\(displayHost):\(port)/watch/\(channel)"
+        "\(scheme)://\(displayHost):\(port)/watch/\(channel)"
     }
 }

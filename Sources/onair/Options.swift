@@ -2,6 +2,7 @@ public import ArgumentParser
 import Capture
 import HLS
 import Publisher
+import Server
 import Logging
 
 struct SourceOptions: ParsableArguments {
@@ -196,10 +197,27 @@ struct ServerOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Web pages allowed to play the stream: '*' (any) or one origin.", valueName: "origin"))
     var allowOrigin = "*"
 
+    @Option(
+        help: ArgumentHelp(
+            "Serve HTTPS with this certificate chain (PEM), speaking HTTP/2 to clients that offer it.",
+            valueName: "file"))
+    var tlsCert: String?
+
+    @Option(help: ArgumentHelp("The private key (PEM) of --tls-cert.", valueName: "file"))
+    var tlsKey: String?
+
     func validate() throws {
         guard (1...65535).contains(port) else {
             throw ValidationError("--port \(port) is out of range: 1 to 65535")
         }
+        guard (tlsCert == nil) == (tlsKey == nil) else {
+            throw ValidationError("give --tls-cert and --tls-key together")
+        }
+    }
+
+    var tls: TLSFiles? {
+        guard let tlsCert, let tlsKey else { return nil }
+        return TLSFiles(certificate: tlsCert, key: tlsKey)
     }
 }
 

@@ -91,13 +91,19 @@ struct Publish: AsyncParsableCommand {
         config.partDuration = output.lowLatencyPart
         config.hlsDirectory = output.hlsDir
         config.duration = duration?.seconds
-        config.server = ServerConfiguration(host: server.host, port: server.port, allowOrigin: server.allowOrigin)
+        config.server = ServerConfiguration(
+            host: server.host, port: server.port, allowOrigin: server.allowOrigin, tls: server.tls)
         return config
     }
 
     func run() async throws {
         LibavLog.silence()
         try checkPort()
+        do throws(TLSProblem) {
+            try server.tls?.check()
+        } catch {
+            throw UsageError(message: error.message)
+        }
         var configuration = broadcastConfiguration
         configuration.watermark = try watermark.load()
         LoggingSystem.bootstrap { label in

@@ -13,7 +13,9 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 def start_chromium(width=1280, height=900):
     options = webdriver.ChromeOptions()
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--autoplay-policy=no-user-gesture-required", f"--window-size={width},{height}"):
+                     "--autoplay-policy=no-user-gesture-required", f"--window-size={width},{height}",
+                     # The HTTPS tests use a certificate made on the spot.
+                     "--ignore-certificate-errors"):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)

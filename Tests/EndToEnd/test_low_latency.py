@@ -1,5 +1,6 @@
 """Low-Latency HLS over HTTP: parts, blocking playlist reload, preload hints, and the requests refused."""
 
+import subprocess
 import threading
 import time
 
@@ -116,3 +117,58 @@ def test_low_latency_needs_fmp4():
     result = run_onair("publish", "--low-latency", "--format", "ts")
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == ["onair: --low-latency needs --format fmp4: parts are fMP4 fragments"]
+
+
+@pytest.fixture(scope="module")
+def certificate(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("tls")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+                    "-keyout", str(folder / "key.pem"), "-out", str(folder / "cert.pem")],
+                   check=True, capture_output=True)
+    return folder / "cert.pem", folder / "key.pem"
+
+
+def curl_version(url, *options):
+    """The HTTP version and status curl gets."""
+    result = subprocess.run(["curl", "-sk", *options, "-o", "/dev/null", "-w", "%{http_version} %{http_code}", url],
+                            capture_output=True, text=True, timeout=20)
+    return result.stdout
+
+
+def test_https_speaks_http2_and_still_http1(certificate):
+    cert, key = certificate
+    publisher = Publisher("--low-latency", "--tls-cert", str(cert), "--tls-key", str(key))
+    try:
+        url = f"https://127.0.0.1:{publisher.port}/live/demo/media.m3u8"
+        wait_until(lambda: curl_version(url, "--http2").endswith(" 200"), 20, what="the HTTPS server")
+        assert curl_version(url, "--http2") == "2 200"
+        assert curl_version(url, "--http1.1") == "1.1 200"
+        assert curl_version(url.replace("https:", "http:")) != "1.1 200", "no plain HTTP on the TLS port"
+        # A blocked reload over HTTP/2 answers with the part it asked for.
+        text = subprocess.run(["curl", "-sk", "--http2", url], capture_output=True, text=True).stdout
+        msn, part = next_part(text)
+        held = subprocess.run(["curl", "-sk", "--http2", f"{url}?_HLS_msn={msn}&_HLS_part={part}"],
+                              capture_output=True, text=True, timeout=20).stdout
+        assert f'URI="part{msn}.{part}.m4s"' in held
+        assert f"https://127.0.0.1:{publisher.port}/watch/demo" in publisher.output()
+    finally:
+        publisher.kill()
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--tls-cert", "CERT"], "onair: give --tls-cert and --tls-key together"),
+    (["--tls-cert", "/no/such.pem", "--tls-key", "KEY"],
+     "onair: --tls-cert /no/such.pem cannot be read: check the path and its permissions"),
+    (["--tls-cert", "KEY", "--tls-key", "KEY"], "onair: --tls-cert KEY is not a PEM certificate"),
+    (["--tls-cert", "CERT", "--tls-key", "CERT"], "onair: --tls-key CERT is not a PEM private key"),
+])
+def test_bad_certificates_are_refused_before_anything_starts(certificate, arguments, message):
+    from harness import run_onair
+    cert, key = certificate
+    arguments = [str(cert) if a == "CERT" else str(key) if a == "KEY" else a for a in arguments]
+    message = message.replace("CERT", str(cert)).replace("KEY", str(key))
+    result = run_onair("publish", *arguments)
+    assert result.returncode == 2
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith(message), line

@@ -1,5 +1,6 @@
 """The watch, embed and index pages in a real browser (headless Chromium), for both player engines."""
 
+import subprocess
 import time
 
 import pytest
@@ -93,6 +94,38 @@ def test_a_low_latency_channel_plays(page, low_latency, engine):
         # PART-HOLD-BACK (0.6 s) behind the newest part: about a second from capture to screen.
         wait_until(lambda: (player_status(page)["latency"] or 99) < 2.5, 10, interval=0.2,
                    what="the player to settle near the live edge")
+
+
+def test_a_low_latency_channel_plays_over_https(page, tmp_path):
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
+                    "-keyout", str(tmp_path / "key.pem"), "-out", str(tmp_path / "cert.pem")],
+                   check=True, capture_output=True)
+    publisher = Publisher("--low-latency", "--tls-cert", str(tmp_path / "cert.pem"), "--tls-key", str(tmp_path / "key.pem"))
+    try:
+        wait_until(lambda: "listening" in publisher.output(), 10, what="the server")
+        page.get(f"https://127.0.0.1:{publisher.port}/watch/demo")
+        status = wait_for_playback(page)
+        assert status["engine"] == "mse"
+        protocol = page.execute_script(
+            "return performance.getEntriesByType('resource').find((e) => e.name.includes('.m4s')).nextHopProtocol")
+        assert protocol == "h2"
+    finally:
+        page.get("about:blank")  # before the server goes: a player cut off mid-request logs an error
+        publisher.kill()
+
+
+def test_the_time_code_in_the_picture_agrees_with_program_date_time(page, low_latency):
+    page.get(f"{low_latency.base}/watch/fast?engine=mse")
+    wait_for_playback(page, seconds=1, within=3)
+    page.execute_script("const s = document.createElement('script'); s.src = '/web/timecode.js'; document.head.append(s)")
+    wait_until(lambda: page.execute_script("return typeof OnairTimeCode !== 'undefined'"), 5, what="timecode.js")
+    for _ in range(5):
+        # The same frame, two ways: the blocks drawn into it, and its segment's PROGRAM-DATE-TIME.
+        picture, playlist = page.execute_script("""
+            const p = window.onair, wall = OnairTimeCode.read(p.video);
+            return [wall === null ? null : (Date.now() - wall) / 1000, p.latency()];""")
+        assert picture is not None and playlist is not None
+        assert abs(picture - playlist) < 0.1, (picture, playlist)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -241,8 +274,10 @@ def test_a_page_opened_before_the_channel_starts_waits_then_plays(page, engine):
         assert player_status(page)["state"] == "waiting"
         assert page.find_element(By.ID, "state").text == "WAITING"
         assert page.find_element(By.ID, "message-title").text == "Waiting for the broadcast"
-        status = wait_for_playback(page, seconds=1, within=3, timeout=30)
+        # The player starts once the playlist holds three target durations (18 s here).
+        status = wait_for_playback(page, seconds=1, within=3, timeout=40)
         assert status["state"] == "live"
         assert page.find_element(By.ID, "state").text == "LIVE"
     finally:
+        page.get("about:blank")  # before the server goes: a player cut off mid-request logs an error
         publisher.kill()

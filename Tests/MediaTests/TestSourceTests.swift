@@ -38,6 +38,26 @@ import Testing
         #expect(luma(first, row: 90) != luma(later, row: 90))
     }
 
+    @Test func timeCodeIsGuardedFortyBitMilliseconds() {
+        let f = false
+        let t = true
+        #expect(TimeCode.blocks(milliseconds: 11) == [t, f] + Array(repeating: f, count: 36) + [t, f, t, t] + [f, t])
+        // Only the low 40 bits: 2^40 ms later reads the same.
+        #expect(TimeCode.blocks(milliseconds: 11 + 1 << 40) == TimeCode.blocks(milliseconds: 11))
+        #expect(TimeCode.placement(width: 1280, height: 720) == (x: 288, y: 304, block: 16))
+        #expect(TimeCode.placement(width: 640, height: 360) == (x: 144, y: 152, block: 8))
+    }
+
+    @Test func patternCarriesItsCaptureTimeAsATimeCode() throws {
+        let clock = MediaClock(anchorNanoseconds: 0, anchorWallMilliseconds: 1_795_000_000_250)
+        let pattern = try TestPattern(width: 640, height: 360, fps: 30, clock: clock)
+        let frame = try #require(try pattern.capture(index: 3, at: 0.1))
+        let code = TimeCode.placement(width: 640, height: 360)
+        let row = luma(frame, row: code.y + code.block / 2)
+        let read = (0..<TimeCode.blockCount).map { row[code.x + $0 * code.block + code.block / 2] > 128 }
+        #expect(read == TimeCode.blocks(milliseconds: 1_795_000_000_350))
+    }
+
     private func luma(_ frame: VideoFrame, row: Int) -> [UInt8] {
         frame.withPlane(0) { bytes, stride, width, _ in
             Array(UnsafeBufferPointer(start: bytes + row * stride, count: width))
