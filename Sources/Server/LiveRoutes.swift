@@ -62,8 +62,7 @@ struct LiveRoutes {
     /// `_HLS_msn` (and `_HLS_part`) waits until the playlist holds that segment (part), and
     /// `_HLS_skip=YES` gets the delta update; a request for the hinted next part waits for it.
     /// Held at most three target durations, then 503.
-    private func file(named name: String, in store: SegmentStore, _ request: Request) async throws -> SegmentStore.File?
-    {
+    func file(named name: String, in store: SegmentStore, _ request: Request) async throws -> SegmentStore.File? {
         guard store.configuration.partDuration != nil else { return store.file(named: name) }
         let timeout = Duration.seconds(3 * Double(store.configuration.targetDuration))
         if name.hasPrefix("part") {

@@ -98,6 +98,7 @@ struct Publish: AsyncParsableCommand {
 
     func run() async throws {
         LibavLog.silence()
+        OpenFileLimit.raise()
         try checkPort()
         do throws(TLSProblem) {
             try server.tls?.check()

@@ -1,8 +1,11 @@
 """Low-Latency HLS over HTTP: parts, blocking playlist reload, preload hints, and the requests refused."""
 
+import asyncio
+import re
 import subprocess
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -172,3 +175,39 @@ def test_bad_certificates_are_refused_before_anything_starts(certificate, argume
     assert result.returncode == 2
     [line] = result.stderr.strip().splitlines()
     assert line.startswith(message), line
+
+
+def threads_of(pid):
+    return int(re.search(r"^Threads:\s+(\d+)$", Path(f"/proc/{pid}/status").read_text(), re.M)[1])
+
+
+def test_a_thousand_held_reloads_cost_no_thread_each(live):
+    msn, _ = next_part(live.get("media.m3u8").text)
+    # A part of the segment after the one being made: held one to three seconds.
+    path = f"/live/demo/media.m3u8?_HLS_msn={msn + 1}&_HLS_part=5"
+    before = threads_of(live.process.pid)
+    sent = 0
+
+    async def held(port):
+        nonlocal sent
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+        await writer.drain()
+        sent += 1
+        response = await reader.read()
+        writer.close()
+        return response
+
+    async def run():
+        requests = [asyncio.create_task(held(live.port)) for _ in range(1000)]
+        while sent < 1000:
+            await asyncio.sleep(0.01)
+        during = threads_of(live.process.pid)
+        unanswered = sum(not request.done() for request in requests)
+        responses = await asyncio.wait_for(asyncio.gather(*requests), timeout=20)
+        return during, unanswered, responses
+
+    during, unanswered, responses = asyncio.run(run())
+    assert unanswered == 1000, "all were held"
+    assert during <= before + 4, f"{before} threads before, {during} with 1000 requests held"
+    assert all(r.startswith(b"HTTP/1.1 200") and f"part{msn + 1}.5.m4s".encode() in r for r in responses)

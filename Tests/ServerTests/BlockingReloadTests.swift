@@ -1,0 +1,57 @@
+import HLS
+import Hummingbird
+import Testing
+
+@testable import Server
+
+@Suite struct BlockingReloadTests {
+    static func store() -> SegmentStore {
+        let store = SegmentStore(
+            configuration: .init(
+                channel: "demo", format: .fmp4, segmentDuration: 1, playlistSize: 3, codecs: ["avc1.64001f"],
+                width: 640, height: 360, fps: 30, videoBitrate: 1_000_000, audioBitrate: 0, partDuration: 0.2),
+            startedAt: 0)
+        store.appendFragment([1], duration: 1, independent: true)
+        _ = store.closeSegment(programDateTime: 0)
+        return store
+    }
+
+    static func request(_ path: String) -> Request {
+        Request(
+            head: HTTPRequest(method: .get, scheme: "http", authority: "localhost", path: path),
+            body: RequestBody(buffer: ByteBuffer()))
+    }
+
+    static func status(of error: any Error) -> HTTPResponse.Status? {
+        (error as? HTTPError)?.status
+    }
+
+    @Test func aPartThatDoesNotComeInThreeTargetDurationsIs503() async throws {
+        let routes = LiveRoutes(directory: ChannelDirectory(), viewers: ViewerRegistry(), allowOrigin: "*")
+        let clock = ContinuousClock()
+        let start = clock.now
+        await #expect {
+            _ = try await routes.file(
+                named: "media.m3u8", in: Self.store(), Self.request("/live/demo/media.m3u8?_HLS_msn=2&_HLS_part=0"))
+        } throws: { Self.status(of: $0) == .serviceUnavailable }
+        let held = clock.now - start
+        #expect(held >= .seconds(3) && held < .seconds(5))
+    }
+
+    @Test func malformedQueriesAre400AtOnce() async {
+        let routes = LiveRoutes(directory: ChannelDirectory(), viewers: ViewerRegistry(), allowOrigin: "*")
+        for query in ["_HLS_msn=9", "_HLS_part=0", "_HLS_msn=x", "_HLS_msn=1&_HLS_part=-2", "_HLS_skip=NO"] {
+            await #expect {
+                _ = try await routes.file(
+                    named: "media.m3u8", in: Self.store(), Self.request("/live/demo/media.m3u8?\(query)"))
+            } throws: { Self.status(of: $0) == .badRequest }
+        }
+    }
+
+    @Test func aSegmentAlreadyListedIsAnsweredAtOnce() async throws {
+        let routes = LiveRoutes(directory: ChannelDirectory(), viewers: ViewerRegistry(), allowOrigin: "*")
+        let file = try await routes.file(
+            named: "media.m3u8", in: Self.store(), Self.request("/live/demo/media.m3u8?_HLS_msn=0"))
+        #expect(file.map { String(decoding: $0.bytes, as: UTF8.self) }?.contains("seg0.m4s") == true)
+    }
+}
