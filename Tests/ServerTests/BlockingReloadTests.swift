@@ -34,8 +34,8 @@ import Testing
             _ = try await routes.file(
                 named: "media.m3u8", in: Self.store(), Self.request("/live/demo/media.m3u8?_HLS_msn=2&_HLS_part=0"))
         } throws: { Self.status(of: $0) == .serviceUnavailable }
-        let held = clock.now - start
-        #expect(held >= .seconds(3) && held < .seconds(5))
+        // Held the three target durations first (an upper bound would measure the test machine).
+        #expect(clock.now - start >= .seconds(3))
     }
 
     @Test func malformedQueriesAre400AtOnce() async {
