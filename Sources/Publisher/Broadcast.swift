@@ -130,7 +130,7 @@ public final class Broadcast: Sendable {
         }
         let summary = store.summary()
         logger.info(
-            "stopped channel \(config.channel): \(summary.segments) segments, \(pacer.captured.current) frames captured, \(pacer.repeated.current) repeated"
+            "stopped channel \(config.channel): \(summary.segments) segments, \(pacer.captured.current) frames captured, \(pacer.repeated.current) repeated, \(stats.framesDropped.current) dropped"
         )
     }
 }

@@ -88,7 +88,12 @@ final class PipelineService: Service, @unchecked Sendable {
 
     private func encodeVideo(from frames: BoundedQueue<VideoFrame>, into packets: BoundedQueue<PacketMessage>) throws {
         defer { packets.push(.end(.video)) }
+        var dropped = 0
         while let frame = frames.pop() {
+            if frames.droppedCount > dropped {
+                stats.framesDropped.add(frames.droppedCount - dropped)
+                dropped = frames.droppedCount
+            }
             for packet in try videoEncoder.encode(frame) {
                 stats.videoBytes.add(packet.size)
                 packets.push(.packet(packet))

@@ -16,6 +16,7 @@ struct StatusReporter: Service {
     func run() async throws {
         var previous = (time: Double(MediaClock.monotonicNanoseconds()) / 1e9, frames: 0, bytes: 0)
         var tick = 0
+        var droppedBefore = 0
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             try? await Task.sleep(for: .seconds(1))
             tick += 1
@@ -27,6 +28,11 @@ struct StatusReporter: Service {
                 summary: store.summary(), fps: Double(frames - previous.frames) / seconds,
                 bitsPerSecond: Double(bytes - previous.bytes) * 8 / seconds, url: url)
             previous = (now, frames, bytes)
+            if tick % 10 == 0, let warning = Self.dropWarning(dropped: stats.framesDropped.current - droppedBefore) {
+                droppedBefore = stats.framesDropped.current
+                if interactive { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+                logger.warning("\(warning)")
+            }
             if interactive {
                 FileHandle.standardError.write(Data(("\r\u{1B}[2K" + line).utf8))
             } else if tick % 10 == 0 {
@@ -36,6 +42,13 @@ struct StatusReporter: Service {
         if interactive {
             FileHandle.standardError.write(Data("\n".utf8))
         }
+    }
+
+    /// Said at most every ten seconds while the encoder is falling behind.
+    static func dropWarning(dropped: Int) -> String? {
+        guard dropped > 0 else { return nil }
+        return "the encoder cannot keep up: \(dropped) frame\(dropped == 1 ? "" : "s") dropped in the last 10 s "
+            + "(try a lower --quality or --fps)"
     }
 
     /// `● LIVE demo  00:01:05  30.0 fps  2.41 Mb/s  33 segments  http://…`

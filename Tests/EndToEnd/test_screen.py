@@ -175,3 +175,17 @@ def test_a_resolution_change_keeps_the_output_size_and_fits_the_picture_again(tm
     # 1024x768 (4:3) fitted into 1280x720: 960x720 in the middle, black bars of 160 at the sides.
     assert near(pixel(frame, 60, 360), (0, 0, 0)) and near(pixel(frame, 1220, 360), (0, 0, 0))
     assert near(pixel(frame, 200, 360), ROOT) and near(pixel(frame, 1080, 360), ROOT)
+
+
+def test_without_shared_memory_the_screen_is_read_with_xgetimage(tmp_path):
+    # As on a remote display: an X server without MIT-SHM.
+    server = XServer(1280, 720, "-extension", "MIT-SHM")
+    try:
+        server.run("xsetroot", "-solid", "#336699")
+        server.window("onair red", "#dc141e", "320x240+100+100")
+        output = finish(publish(server, tmp_path, "--no-cursor"))
+    finally:
+        server.stop()
+    assert "the X server offers no shared memory (a remote display?): reading the screen with XGetImage" in output
+    frame = last_frame(tmp_path)
+    assert near(pixel(frame, 260, 220), RED) and near(pixel(frame, 700, 500), ROOT)
