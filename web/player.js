@@ -610,7 +610,6 @@
     global.OnairPlayer = OnairPlayer;
     global.OnairPlayer.parseMediaPlaylist = parseMediaPlaylist;
     global.OnairPlayer.parseMultivariantPlaylist = parseMultivariantPlaylist;
-    global.OnairPlayer.mediaUnits = mediaUnits;
 
     // `<video data-onair src="…m3u8">` on any page: played by the browser's HLS where it has one,
     // with MSE elsewhere (or everywhere with `data-onair="mse"`), started when the channel is

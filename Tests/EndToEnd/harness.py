@@ -117,3 +117,12 @@ def ffprobe(path, *entries):
 
 def gunzip(body):
     return gzip.decompress(body)
+
+
+def make_certificate(folder):
+    """A self-signed certificate for localhost and 127.0.0.1: (cert.pem, key.pem) in `folder`."""
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+                    "-keyout", str(folder / "key.pem"), "-out", str(folder / "cert.pem")],
+                   check=True, capture_output=True)
+    return folder / "cert.pem", folder / "key.pem"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import Publisher, fetch, ffprobe, wait_until
+from harness import Publisher, ffprobe, make_certificate, run_onair, wait_until
 from hls_rules import MediaPlaylist, check_low_latency, check_media_playlist, parse_parts
 
 
@@ -116,7 +116,6 @@ def test_delta_update_is_offered_and_whole_segments_stay_for_other_players(live)
 
 
 def test_low_latency_needs_fmp4():
-    from harness import run_onair
     result = run_onair("publish", "--low-latency", "--format", "ts")
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == ["onair: --low-latency needs --format fmp4: parts are fMP4 fragments"]
@@ -124,12 +123,7 @@ def test_low_latency_needs_fmp4():
 
 @pytest.fixture(scope="module")
 def certificate(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("tls")
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
-                    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-                    "-keyout", str(folder / "key.pem"), "-out", str(folder / "cert.pem")],
-                   check=True, capture_output=True)
-    return folder / "cert.pem", folder / "key.pem"
+    return make_certificate(tmp_path_factory.mktemp("tls"))
 
 
 def curl_version(url, *options):
@@ -167,7 +161,6 @@ def test_https_speaks_http2_and_still_http1(certificate):
     (["--tls-cert", "CERT", "--tls-key", "CERT"], "onair: --tls-key CERT is not a PEM private key"),
 ])
 def test_bad_certificates_are_refused_before_anything_starts(certificate, arguments, message):
-    from harness import run_onair
     cert, key = certificate
     arguments = [str(cert) if a == "CERT" else str(key) if a == "KEY" else a for a in arguments]
     message = message.replace("CERT", str(cert)).replace("KEY", str(key))

@@ -1,6 +1,5 @@
 """The watch, embed and index pages in a real browser (headless Chromium), for both player engines."""
 
-import subprocess
 import time
 
 import pytest
@@ -8,7 +7,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from browser import OtherOrigin, console_errors, player_status, save_screenshot, start_chromium
-from harness import Publisher, fetch, wait_until
+from harness import Publisher, fetch, make_certificate, wait_until
 from hls_rules import MediaPlaylist
 
 ENGINES = ["native", "mse"]
@@ -97,10 +96,8 @@ def test_a_low_latency_channel_plays(page, low_latency, engine):
 
 
 def test_a_low_latency_channel_plays_over_https(page, tmp_path):
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
-                    "-keyout", str(tmp_path / "key.pem"), "-out", str(tmp_path / "cert.pem")],
-                   check=True, capture_output=True)
-    publisher = Publisher("--low-latency", "--tls-cert", str(tmp_path / "cert.pem"), "--tls-key", str(tmp_path / "key.pem"))
+    cert, key = make_certificate(tmp_path)
+    publisher = Publisher("--low-latency", "--tls-cert", str(cert), "--tls-key", str(key))
     try:
         wait_until(lambda: "listening" in publisher.output(), 10, what="the server")
         page.get(f"https://127.0.0.1:{publisher.port}/watch/demo")

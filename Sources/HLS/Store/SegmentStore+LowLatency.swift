@@ -148,6 +148,4 @@ struct Waiters {
         for id in ready.keys { waiting.removeValue(forKey: id) }
         return ready.values.map(\.continuation)
     }
-
-    var count: Int { waiting.count }
 }
