@@ -5,6 +5,8 @@ public import Media
 /// Once per frame slot it asks the source for a picture; when the source has nothing new, or
 /// the slot was missed because capture ran late, the last picture is repeated: a gap never
 /// reaches the encoder. Late frames are dropped downstream by the queue's newest-kept policy.
+/// While the broadcast is paused, or the source cannot see its screen, a ``StandbyCard`` over the
+/// last picture is sent instead, on the same clock: resuming makes no jump in time.
 public final class Pacer {
     public let fps: Int
     public let clock: MediaClock
@@ -15,10 +17,12 @@ public final class Pacer {
     /// Work done once per fresh picture (the watermark): a repeat shares its picture with the
     /// frame before, so it must not be stamped again.
     private let prepare: ((VideoFrame) -> Void)?
+    private let pause: PauseSwitch
 
-    public init(fps: Int, clock: MediaClock, prepare: ((VideoFrame) -> Void)? = nil) {
+    public init(fps: Int, clock: MediaClock, pause: PauseSwitch = PauseSwitch(), prepare: ((VideoFrame) -> Void)? = nil) {
         self.fps = fps
         self.clock = clock
+        self.pause = pause
         self.prepare = prepare
     }
 
@@ -26,14 +30,15 @@ public final class Pacer {
     public func run(source: any VideoSource, into output: BoundedQueue<VideoFrame>, until stop: StopSignal) throws {
         defer { output.close() }
         var last: VideoFrame?
+        var card: (kind: StandbyCard, frame: VideoFrame)?
         var index: Int64 = 0
         while true {
             let due = Double(index) / Double(fps)
             if stop.shouldStop(at: due) { return }
             clock.sleep(until: due)
+            let paused = pause.isPaused
             let missedSlot = last != nil && clock.elapsed() > due + 1 / Double(fps)
-            let fresh = missedSlot ? nil : try source.capture(index: index, at: due)
-            let frame: VideoFrame
+            let fresh = paused || missedSlot ? nil : try source.capture(index: index, at: due)
             if let fresh {
                 captured.add()
                 if let prepare {
@@ -41,15 +46,22 @@ public final class Pacer {
                     prepare(fresh)
                     preparing.add(Int(MediaClock.monotonicNanoseconds() - start))
                 }
-                frame = fresh
-            } else if let last {
+                last = fresh
+                card = nil
+                output.push(fresh)
+            } else if let standby = paused ? StandbyCard.paused : source.isInterrupted ? .unavailable : nil {
+                if card?.kind != standby {
+                    card = (standby, try standby.render(over: last, width: source.width, height: source.height, index: 0))
+                }
                 repeated.add()
-                frame = try last.reference(index: index)
+                output.push(try card!.frame.reference(index: index))
+            } else if let last {
+                card = nil
+                repeated.add()
+                output.push(try last.reference(index: index))
             } else {
                 throw PacerError.noFirstPicture
             }
-            last = frame
-            output.push(frame)
             index += 1
         }
     }

@@ -21,12 +21,12 @@ public final class Broadcast: Sendable {
     /// An ALSA device, or two mixed.
     private static func capture(
         device: String, gain: Double, mix: String?, mixGain: Double, clock: MediaClock, stop: StopSignal,
-        logger: Logger
+        report: @escaping EventReporter, logger: Logger
     ) throws -> any AudioSource {
         let warn: @Sendable (String) -> Void = { logger.warning("\($0)") }
-        let primary = try AlsaSource(name: device, clock: clock, stop: stop, warn: warn)
+        let primary = try AlsaSource(name: device, clock: clock, stop: stop, warn: warn, report: report)
         guard let mix else { return gain == 0 ? primary : AudioMixer(primary: primary, primaryGain: gain) }
-        let secondary = try AlsaSource(name: mix, clock: clock, stop: stop, warn: warn)
+        let secondary = try AlsaSource(name: mix, clock: clock, stop: stop, warn: warn, report: report)
         return AudioMixer(primary: primary, primaryGain: gain, secondary: secondary, secondaryGain: mixGain)
     }
 
@@ -37,6 +37,8 @@ public final class Broadcast: Sendable {
         let clock = MediaClock.start()
         let stop = StopSignal(after: config.duration)
         let stats = BroadcastStats()
+        let pause = PauseSwitch()
+        let hub = EventHub(channel: config.channel, logger: logger)
 
         let videoEncoder = try VideoEncoder(
             settings: VideoEncoderSettings(
@@ -64,8 +66,7 @@ public final class Broadcast: Sendable {
             segmenter: .init(
                 segmentDuration: config.segmentDuration, partDuration: config.partDuration,
                 frameDuration: 1 / Double(config.fps)),
-            mirror: mirror, clock: clock,
-            onMirrorFailure: { error in logger.warning("writing to --hls-dir failed: \(error)") })
+            mirror: mirror, clock: clock, report: hub.reporter)
 
         let overlay = config.watermark.map {
             WatermarkOverlay(
@@ -74,7 +75,7 @@ public final class Broadcast: Sendable {
         if let overlay, overlay.fitted {
             logger.warning("the watermark is larger than the \(config.width)x\(config.height) picture: shrunk to fit")
         }
-        let pacer = Pacer(fps: config.fps, clock: clock, prepare: overlay.map { overlay in { overlay.apply(to: $0) } })
+        let pacer = Pacer(fps: config.fps, clock: clock, pause: pause, prepare: overlay.map { overlay in { overlay.apply(to: $0) } })
         let videoSource: any VideoSource =
             switch config.video {
             case .testPattern:
@@ -82,7 +83,8 @@ public final class Broadcast: Sendable {
             case .screen(let display, let target, let cursor, let windowGrace):
                 try ScreenSource(
                     display: display, target: target, outputWidth: config.width, outputHeight: config.height,
-                    cursor: cursor, windowGrace: windowGrace, stop: stop, warn: { logger.warning("\($0)") })
+                    cursor: cursor, windowGrace: windowGrace, stop: stop, warn: { logger.warning("\($0)") },
+                    report: hub.reporter)
             }
         let audioSource: (any AudioSource)? =
             switch config.audio {
@@ -90,20 +92,35 @@ public final class Broadcast: Sendable {
             case .none: nil
             case .capture(let device, let gain, let mix, let mixGain):
                 try Self.capture(
-                    device: device, gain: gain, mix: mix, mixGain: mixGain, clock: clock, stop: stop, logger: logger)
+                    device: device, gain: gain, mix: mix, mixGain: mixGain, clock: clock, stop: stop,
+                    report: hub.reporter, logger: logger)
             }
+        let control = BroadcastControl(
+            channel: config.channel, pause: pause, stop: stop, clock: clock, hub: hub, pacer: pacer, stats: stats,
+            store: store)
         let pipeline = PipelineService(
             pacer: pacer, videoSource: videoSource, videoEncoder: videoEncoder, audioSource: audioSource,
-            audioEncoder: audioEncoder, packaging: packaging, stop: stop, clock: clock, stats: stats, logger: logger)
+            audioEncoder: audioEncoder, packaging: packaging, stop: stop, pause: pause, clock: clock, stats: stats,
+            logger: logger
+        ) {
+            // Said while the server still answers, so the events stream carries it.
+            let counts = control.statistics()
+            hub.report(
+                .stopped,
+                "stopped channel \(config.channel): \(counts.segmentsOut) segments, \(counts.framesCaptured) frames captured, \(counts.framesRepeated) repeated, \(counts.framesDropped) dropped"
+            )
+            hub.finish()
+        }
         let viewers = ViewerRegistry()
         let server = try HTTPServer.application(
-            directory: directory, viewers: viewers, configuration: config.server, logger: logger)
+            directory: directory, viewers: viewers, controls: [control], configuration: config.server, logger: logger)
         let url = config.server.watchURL(channel: config.channel)
         let status = StatusReporter(
-            store: store, stats: stats, url: url,
-            interactive: showStatus, logger: logger)
+            store: store, stats: stats, url: url, paused: pause, interactive: showStatus, report: hub.reporter,
+            logger: logger)
 
-        logger.info(
+        hub.report(
+            .started,
             "publishing channel \(config.channel): watch at \(url), playlist \(config.server.playlistURL(channel: config.channel))"
         )
         // Shutdown runs in reverse order: the pipeline finishes its last segment while the server still answers,
@@ -117,6 +134,7 @@ public final class Broadcast: Sendable {
                             channel: config.channel, viewers: viewers, idle: config.segmentDuration,
                             limit: Double(config.playlistSize + 1) * config.segmentDuration, logger: logger)),
                     .init(service: status),
+                    .init(service: ControlSignals(control: control)),
                     .init(service: pipeline, successTerminationBehavior: .gracefullyShutdownGroup),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
@@ -128,9 +146,5 @@ public final class Broadcast: Sendable {
                 "watermark: \(pacer.captured.current) frames stamped, \(String(fixed: microseconds, decimals: 1)) µs each, \(String(fixed: Double(pacer.preparing.current) / 1e9, decimals: 3)) s in all"
             )
         }
-        let summary = store.summary()
-        logger.info(
-            "stopped channel \(config.channel): \(summary.segments) segments, \(pacer.captured.current) frames captured, \(pacer.repeated.current) repeated, \(stats.framesDropped.current) dropped"
-        )
     }
 }

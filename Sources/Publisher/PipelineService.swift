@@ -17,15 +17,19 @@ final class PipelineService: Service, @unchecked Sendable {
     private let audioEncoder: AudioEncoder?
     private let packaging: PackagingStage
     private let stop: StopSignal
+    private let pause: PauseSwitch
+    private let finished: @Sendable () -> Void
     private let clock: MediaClock
     private let stats: BroadcastStats
     private let logger: Logger
 
     init(
         pacer: Pacer, videoSource: any VideoSource, videoEncoder: VideoEncoder, audioSource: (any AudioSource)?,
-        audioEncoder: AudioEncoder?, packaging: PackagingStage, stop: StopSignal, clock: MediaClock,
-        stats: BroadcastStats, logger: Logger
+        audioEncoder: AudioEncoder?, packaging: PackagingStage, stop: StopSignal, pause: PauseSwitch,
+        clock: MediaClock, stats: BroadcastStats, logger: Logger, finished: @escaping @Sendable () -> Void
     ) {
+        self.pause = pause
+        self.finished = finished
         self.pacer = pacer
         self.videoSource = videoSource
         self.videoEncoder = videoEncoder
@@ -41,6 +45,7 @@ final class PipelineService: Service, @unchecked Sendable {
     func run() async throws {
         let frames = BoundedQueue<VideoFrame>(capacity: 4, policy: .dropOldest)
         let packets = BoundedQueue<PacketMessage>(capacity: 256, policy: .block)
+        defer { finished() }
         try await withGracefulShutdownHandler {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
@@ -110,6 +115,8 @@ final class PipelineService: Service, @unchecked Sendable {
         defer { packets.push(.end(.audio)) }
         guard let source = audioSource, let encoder = audioEncoder else { return }
         while let samples = try source.read() {
+            // Paused: the device is still read, so the clock and the sample count stay together.
+            if pause.isPaused { samples.silence() }
             for packet in try encoder.encode(samples) {
                 stats.audioBytes.add(packet.size)
                 packets.push(.packet(packet))

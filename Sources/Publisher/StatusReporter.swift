@@ -10,7 +10,9 @@ struct StatusReporter: Service {
     let store: SegmentStore
     let stats: BroadcastStats
     let url: String
+    let paused: PauseSwitch
     let interactive: Bool
+    let report: EventReporter
     let logger: Logger
 
     func run() async throws {
@@ -25,13 +27,13 @@ struct StatusReporter: Service {
             let bytes = stats.videoBytes.current + stats.audioBytes.current
             let seconds = max(0.001, now - previous.time)
             let line = Self.line(
-                summary: store.summary(), fps: Double(frames - previous.frames) / seconds,
+                summary: store.summary(), paused: paused.isPaused, fps: Double(frames - previous.frames) / seconds,
                 bitsPerSecond: Double(bytes - previous.bytes) * 8 / seconds, url: url)
             previous = (now, frames, bytes)
             if tick % 10 == 0, let warning = Self.dropWarning(dropped: stats.framesDropped.current - droppedBefore) {
                 droppedBefore = stats.framesDropped.current
                 if interactive { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
-                logger.warning("\(warning)")
+                report(.encoderOverloaded, warning)
             }
             if interactive {
                 FileHandle.standardError.write(Data(("\r\u{1B}[2K" + line).utf8))
@@ -52,11 +54,11 @@ struct StatusReporter: Service {
     }
 
     /// `● LIVE demo  00:01:05  30.0 fps  2.41 Mb/s  33 segments  http://…`
-    static func line(summary: ChannelSummary, fps: Double, bitsPerSecond: Double, url: String) -> String {
+    static func line(summary: ChannelSummary, paused: Bool, fps: Double, bitsPerSecond: Double, url: String) -> String {
         let uptime = max(0, Int(Date().timeIntervalSince1970) - Int(summary.startedAt / 1000))
         let clock = [uptime / 3600, uptime / 60 % 60, uptime % 60].map { String(zeroPadded: $0, width: 2) }
         let segments = summary.segments == 1 ? "1 segment" : "\(summary.segments) segments"
-        return "● LIVE \(summary.name)  \(clock.joined(separator: ":"))  \(String(fixed: fps, decimals: 1)) fps  "
+        return "\(paused ? "❚❚ PAUSED" : "● LIVE") \(summary.name)  \(clock.joined(separator: ":"))  \(String(fixed: fps, decimals: 1)) fps  "
             + "\(String(fixed: bitsPerSecond / 1e6, decimals: 2)) Mb/s  \(segments)  \(url)"
     }
 

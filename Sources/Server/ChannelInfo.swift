@@ -20,6 +20,8 @@ struct ChannelInfo: Codable, Equatable {
     var playlist: String
     var watch: String
     var embed: String
+    /// The broadcast's counts, in the control API only.
+    var stats: ChannelStatistics?
 
     init(summary: ChannelSummary, viewers: Int, nowMilliseconds: Int64) {
         name = summary.name
@@ -41,9 +43,9 @@ struct ChannelInfo: Codable, Equatable {
     }
 
     /// The JSON body: keys sorted, so the same state always reads the same.
-    static func json(_ channels: [ChannelInfo]) throws -> [UInt8] {
+    static func json(_ value: some Encodable) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array(try encoder.encode(channels))
+        return Array(try encoder.encode(value))
     }
 }

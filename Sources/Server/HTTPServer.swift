@@ -9,14 +9,18 @@ public import Logging
 public enum HTTPServer {
     /// The Hummingbird application, ready to run as a Service.
     public static func application(
-        directory: ChannelDirectory, viewers: ViewerRegistry, configuration: ServerConfiguration, logger: Logger
+        directory: ChannelDirectory, viewers: ViewerRegistry, controls: [any ChannelControl] = [],
+        configuration: ServerConfiguration, logger: Logger
     ) throws -> some ApplicationProtocol {
+        let controls = Dictionary(uniqueKeysWithValues: controls.map { ($0.channel, $0) })
         let router = Router(context: ServerContext.self)
         router.add(
             middleware: CORSMiddleware(
-                allowOrigin: .custom(configuration.allowOrigin), allowMethods: [.get, .head, .options]))
+                allowOrigin: .custom(configuration.allowOrigin), allowHeaders: [.authorization, .contentType], allowMethods: [.get, .head, .options, .post]))
         LiveRoutes(directory: directory, viewers: viewers, allowOrigin: configuration.allowOrigin).register(on: router)
-        WebRoutes(directory: directory, viewers: viewers, files: EmbeddedFiles()).register(on: router)
+        let web = WebRoutes(directory: directory, viewers: viewers, files: EmbeddedFiles(), controls: controls)
+        web.register(on: router)
+        ControlRoutes(controls: controls, token: configuration.controlToken, channels: web.channels).register(on: router)
         // Apple's LL-HLS server profile asks for HTTP/2; it needs TLS, as browsers speak it only over TLS.
         let server: HTTPServerBuilder =
             if let tls = configuration.tls { try .http2Upgrade(tlsConfiguration: tls.configuration()) } else {

@@ -6,12 +6,18 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var allowOrigin: String
     /// With a certificate: HTTPS, HTTP/2 for clients that offer it (ALPN), HTTP/1.1 otherwise.
     public var tls: TLSFiles?
+    /// The bearer token the control API asks for; empty refuses every control request.
+    public var controlToken: String
 
-    public init(host: String = "0.0.0.0", port: Int = 8080, allowOrigin: String = "*", tls: TLSFiles? = nil) {
+    public init(
+        host: String = "0.0.0.0", port: Int = 8080, allowOrigin: String = "*", tls: TLSFiles? = nil,
+        controlToken: String = ""
+    ) {
         self.host = host
         self.port = port
         self.allowOrigin = allowOrigin
         self.tls = tls
+        self.controlToken = controlToken
     }
 
     var scheme: String { tls == nil ? "http" : "https" }
@@ -24,6 +30,11 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// The playlist address of a channel.
     public func playlistURL(channel: String) -> String {
         "\(scheme)://\(displayHost):\(port)/live/\(channel)/index.m3u8"
+    }
+
+    /// The control API of a channel.
+    public func apiURL(channel: String) -> String {
+        "\(scheme)://\(displayHost):\(port)/api/channels/\(channel)"
     }
 
     /// The watch page of a channel.

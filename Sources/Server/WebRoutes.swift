@@ -10,6 +10,7 @@ struct WebRoutes {
     let directory: ChannelDirectory
     let viewers: ViewerRegistry
     let files: EmbeddedFiles
+    let controls: [String: any ChannelControl]
 
     func register(on router: Router<ServerContext>) {
         router.add(
@@ -34,9 +35,11 @@ struct WebRoutes {
         let now = Double(MediaClock.monotonicNanoseconds()) / 1e9
         let wall = Int64(Date().timeIntervalSince1970 * 1000)
         return directory.all().map { store in
-            ChannelInfo(
-                summary: store.summary(),
-                viewers: viewers.count(channel: store.configuration.channel, at: now, window: store.viewerWindow),
+            let channel = store.configuration.channel
+            var summary = store.summary()
+            if summary.state == .live, controls[channel]?.isPaused == true { summary.state = .paused }
+            return ChannelInfo(
+                summary: summary, viewers: viewers.count(channel: channel, at: now, window: store.viewerWindow),
                 nowMilliseconds: wall)
         }
     }

@@ -47,6 +47,9 @@ struct Publish: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How much to log.", valueName: "level"))
     var logLevel: Logger.Level = .info
 
+    @Option(help: ArgumentHelp("How log lines look: text, or json (one object a line).", valueName: "format"))
+    var logFormat = LogFormat.text
+
     func validate() throws {
         guard Self.isChannelName(channel) else {
             throw ValidationError("channel '\(channel)' must be 1 to 64 letters, digits, '-' or '_'")
@@ -92,7 +95,8 @@ struct Publish: AsyncParsableCommand {
         config.hlsDirectory = output.hlsDir
         config.duration = duration?.seconds
         config.server = ServerConfiguration(
-            host: server.host, port: server.port, allowOrigin: server.allowOrigin, tls: server.tls)
+            host: server.host, port: server.port, allowOrigin: server.allowOrigin, tls: server.tls,
+            controlToken: server.controlToken ?? "")
         return config
     }
 
@@ -107,11 +111,7 @@ struct Publish: AsyncParsableCommand {
         }
         var configuration = broadcastConfiguration
         configuration.watermark = try watermark.load()
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = logLevel
-            return handler
-        }
+        LoggingSystem.bootstrap { [logFormat, logLevel] _ in ConsoleLogHandler(format: logFormat, logLevel: logLevel) }
         let logger = Logger(label: "onair")
         let resolver = VideoSourceResolver(
             choice: sources.source, display: sources.display, cursor: !sources.noCursor,
@@ -124,8 +124,21 @@ struct Publish: AsyncParsableCommand {
         configuration.audio = try sources.resolveAudio(videoIsTestPattern: isTestPattern) { notices.append($0) }
         configuration.width = size.width
         configuration.height = size.height
-        // Last of the checks, as it is the only one that writes (the channel's folder).
+        // Last of the checks, as they are the only ones that write (the channel's folder, the token file).
         try checkOutputFolder()
+        if configuration.server.controlToken.isEmpty {
+            configuration.server.controlToken = ControlToken.random()
+            let file = ControlToken.file(channel: channel)
+            do {
+                try ControlToken.write(configuration.server.controlToken, to: file)
+            } catch {
+                throw UsageError(message: "cannot write the control token to \(file.path) (\(error)); give one with --control-token")
+            }
+            notices.append(
+                "control token \(configuration.server.controlToken) (in \(file.path)): "
+                    + "curl -X POST -H \"Authorization: Bearer $(cat \(file.path))\" "
+                    + "\(configuration.server.apiURL(channel: channel))/pause (or kill -USR1 \(getpid()); -USR2 resumes)")
+        }
         for notice in notices { logger.notice("\(notice)") }
         let broadcast = Broadcast(configuration: configuration, logger: logger)
         try await broadcast.run(showStatus: isatty(STDERR_FILENO) == 1)

@@ -13,6 +13,8 @@ import urllib.request
 from pathlib import Path
 
 BINARY = os.environ.get("ONAIR_BINARY") or str(Path(__file__).resolve().parents[2] / ".build/debug/onair")
+# Control tokens are written here rather than into the home folder.
+STATE_HOME = tempfile.mkdtemp(prefix="onair-state-")
 
 
 def free_port():
@@ -90,6 +92,15 @@ class Publisher:
     def output(self):
         return Path(self.log.name).read_text()
 
+    def token(self):
+        """The control token the publisher wrote for its channel."""
+        return Path(STATE_HOME, "onair", f"{self.channel}.token").read_text().strip()
+
+    def control(self, action="", token=None, method="POST"):
+        """A control API request: `control("pause")`, or `control(method="GET")` for the state."""
+        path = f"{self.base}/api/channels/{self.channel}" + (f"/{action}" if action else "")
+        return fetch(path, headers={"Authorization": f"Bearer {token or self.token()}"}, method=method)
+
     def kill(self):
         if self.process.poll() is None:
             self.process.kill()
@@ -99,6 +110,7 @@ class Publisher:
 def environment(display=None):
     """The tests' environment: no display unless a test starts one (the test pattern is the default then)."""
     env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    env["XDG_STATE_HOME"] = STATE_HOME
     if display:
         env["DISPLAY"] = display
     return env

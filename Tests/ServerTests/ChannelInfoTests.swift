@@ -19,6 +19,6 @@ import Testing
     }
 
     @Test func noChannelsIsAnEmptyList() throws {
-        #expect(try ChannelInfo.json([]) == Array("[]".utf8))
+        #expect(try ChannelInfo.json([ChannelInfo]()) == Array("[]".utf8))
     }
 }

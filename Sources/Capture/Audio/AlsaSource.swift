@@ -14,6 +14,7 @@ public final class AlsaSource: AudioSource, @unchecked Sendable {
     private let clock: MediaClock
     private let stop: StopSignal
     private let warn: @Sendable (String) -> Void
+    private let report: EventReporter
     private var device: AlsaDevice?
     private var layout: (format: SampleFormat, rate: Int, channels: Int, period: Int)
     private var silentSince: Double?
@@ -25,8 +26,12 @@ public final class AlsaSource: AudioSource, @unchecked Sendable {
     private var drift = 0.0
 
     /// Opens the device now, so a wrong name is refused before the broadcast starts.
-    public init(name: String, clock: MediaClock, stop: StopSignal, warn: @escaping @Sendable (String) -> Void) throws {
+    public init(
+        name: String, clock: MediaClock, stop: StopSignal, warn: @escaping @Sendable (String) -> Void,
+        report: @escaping EventReporter
+    ) throws {
         self.name = name
+        self.report = report
         self.clock = clock
         self.stop = stop
         self.warn = warn
@@ -64,7 +69,9 @@ public final class AlsaSource: AudioSource, @unchecked Sendable {
             do {
                 count = try device.read(into: frame, overruns: overruns)
             } catch {
-                warn("audio device \(name) failed (\(error)): sending silence and trying again every second")
+                report(
+                    .audioDeviceLost,
+                    "audio device \(name) failed (\(error)): sending silence and trying again every second")
                 self.device = nil
                 silentSince = now
                 continue
@@ -98,7 +105,7 @@ public final class AlsaSource: AudioSource, @unchecked Sendable {
                 reopened.rate == layout.rate, reopened.channels == layout.channels
             {
                 device = reopened
-                warn("audio device \(name) is back")
+                report(.audioDeviceRecovered, "audio device \(name) is back")
                 silentSince = nil
             }
         }

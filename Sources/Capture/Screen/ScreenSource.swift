@@ -22,6 +22,7 @@ public final class ScreenSource: VideoSource, @unchecked Sendable {
     private let windowGrace: Double
     private let stop: StopSignal
     private let warn: @Sendable (String) -> Void
+    private let report: EventReporter
     private let grabber: ScreenGrabber
     private let fitter: PictureFitter
     private let pool: VideoFramePool
@@ -33,8 +34,9 @@ public final class ScreenSource: VideoSource, @unchecked Sendable {
 
     public init(
         display: X11Display, target: Target, outputWidth: Int, outputHeight: Int, cursor: Bool, windowGrace: Double,
-        stop: StopSignal, warn: @escaping @Sendable (String) -> Void
+        stop: StopSignal, warn: @escaping @Sendable (String) -> Void, report: @escaping EventReporter
     ) throws {
+        self.report = report
         self.display = display
         self.target = target
         self.width = outputWidth
@@ -86,20 +88,25 @@ public final class ScreenSource: VideoSource, @unchecked Sendable {
             guard let info = display.info(Window(id), withTitle: false) else {
                 if goneSince == nil {
                     goneSince = seconds
-                    warn(
+                    report(
+                        .captureInterrupted,
                         "window 0x\(String(id, radix: 16)) is gone: the broadcast ends in \(Int(windowGrace)) s unless it returns"
                     )
                 }
                 if seconds - goneSince! >= windowGrace { stop.requestStop(at: seconds) }
                 return nil
             }
+            if goneSince != nil, info.viewable { report(.captureRecovered, "window \(info.summary) is back") }
             goneSince = nil
             guard info.viewable else {
-                if !hiddenWarned { warn("window \(info.summary) is hidden: showing its last picture until it is back") }
+                if !hiddenWarned {
+                    report(
+                        .captureInterrupted, "window \(info.summary) is hidden: showing its last picture until it is back")
+                }
                 hiddenWarned = true
                 return nil
             }
-            if hiddenWarned { warn("window \(info.summary) is back") }
+            if hiddenWarned { report(.captureRecovered, "window \(info.summary) is back") }
             hiddenWarned = false
             return PixelRect(x: info.x, y: info.y, width: info.width, height: info.height).clipped(to: screen)
         }

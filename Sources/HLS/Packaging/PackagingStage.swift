@@ -16,17 +16,17 @@ public final class PackagingStage {
     private let clock: MediaClock
     private var segmenter: Segmenter
     private var interleaver: Interleaver<EncodedPacket>
-    /// Called with a mirror failure; the stream goes on from memory.
-    private let onMirrorFailure: @Sendable (any Error) -> Void
+    /// Told of mirror failures and recoveries; the stream goes on from memory meanwhile.
+    private let report: EventReporter
 
     public init(
         store: SegmentStore, streams: [StreamDescription], segmenter: Segmenter.Configuration,
-        mirror: DirectoryMirror?, clock: MediaClock, onMirrorFailure: @escaping @Sendable (any Error) -> Void
+        mirror: DirectoryMirror?, clock: MediaClock, report: @escaping EventReporter
     ) throws {
         self.store = store
         self.mirror = mirror
         self.clock = clock
-        self.onMirrorFailure = onMirrorFailure
+        self.report = report
         self.segmenter = Segmenter(configuration: segmenter)
         self.interleaver = Interleaver(streams: Set(streams.map(\.kind)))
         packager = try Packager(format: store.configuration.format, streams: streams)
@@ -74,7 +74,7 @@ public final class PackagingStage {
         do {
             try mirror.apply(change)
         } catch {
-            onMirrorFailure(error)
+            report(.diskWriteFailed, "writing to --hls-dir failed: \(error)")
         }
     }
 }

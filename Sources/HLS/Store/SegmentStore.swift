@@ -331,6 +331,8 @@ public enum ChannelState: String, Sendable, Codable {
     /// Started, but no segment is listed yet.
     case waiting
     case live
+    /// Live, but the host paused it: viewers see the last picture under a card and hear silence.
+    case paused
     /// EXT-X-ENDLIST has been written.
     case ended
 }

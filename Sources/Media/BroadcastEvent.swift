@@ -1,0 +1,44 @@
+/// Something that happened to a broadcast: a change of state or a problem, with a code that
+/// never changes (hosts match on it) and a message for people.
+public struct BroadcastEvent: Sendable, Equatable {
+    /// The stable codes. Their raw values are the wire names in logs, the API and Server-Sent Events.
+    public enum Code: String, Sendable, CaseIterable {
+        case started
+        case paused
+        case resumed
+        case stopped
+        case captureInterrupted = "capture_interrupted"
+        case captureRecovered = "capture_recovered"
+        case audioDeviceLost = "audio_device_lost"
+        case audioDeviceRecovered = "audio_device_recovered"
+        /// Frames dropped because encoding cannot keep up.
+        case encoderOverloaded = "encoder_overloaded"
+        case diskWriteFailed = "disk_write_failed"
+        case diskWriteRecovered = "disk_write_recovered"
+
+        /// Problems are logged as warnings; changes of state and recoveries as information.
+        public var isProblem: Bool {
+            switch self {
+            case .captureInterrupted, .audioDeviceLost, .encoderOverloaded, .diskWriteFailed: true
+            default: false
+            }
+        }
+    }
+
+    public var code: Code
+    public var message: String
+    /// Wall time, milliseconds since 1970.
+    public var time: Int64
+    /// Its place in the broadcast's events, from 1: the Server-Sent Events id.
+    public var sequence: Int
+
+    public init(code: Code, message: String, time: Int64, sequence: Int) {
+        self.code = code
+        self.message = message
+        self.time = time
+        self.sequence = sequence
+    }
+}
+
+/// Where the stages report events: the broadcast stamps, numbers, logs and streams them.
+public typealias EventReporter = @Sendable (_ code: BroadcastEvent.Code, _ message: String) -> Void

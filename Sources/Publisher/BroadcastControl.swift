@@ -1,0 +1,62 @@
+import Encoding
+import HLS
+import Media
+import Server
+
+/// Pause, resume and stop of one broadcast, from the control API or a signal, and the counts
+/// and events it shows.
+final class BroadcastControl: ChannelControl {
+    let channel: String
+    private let pauseSwitch: PauseSwitch
+    private let stopSignal: StopSignal
+    private let clock: MediaClock
+    private let hub: EventHub
+    private let captured: Counter
+    private let repeated: Counter
+    private let stats: BroadcastStats
+    private let store: SegmentStore
+
+    init(
+        channel: String, pause: PauseSwitch, stop: StopSignal, clock: MediaClock, hub: EventHub, pacer: Pacer,
+        stats: BroadcastStats, store: SegmentStore
+    ) {
+        self.channel = channel
+        self.pauseSwitch = pause
+        self.stopSignal = stop
+        self.clock = clock
+        self.hub = hub
+        captured = pacer.captured
+        repeated = pacer.repeated
+        self.stats = stats
+        self.store = store
+    }
+
+    var isPaused: Bool { pauseSwitch.isPaused }
+
+    func pause() -> Bool {
+        guard pauseSwitch.set(paused: true) else { return false }
+        hub.report(.paused, "paused: viewers see the last picture dimmed under a card and hear silence")
+        return true
+    }
+
+    func resume() -> Bool {
+        guard pauseSwitch.set(paused: false) else { return false }
+        hub.report(.resumed, "resumed")
+        return true
+    }
+
+    func stop() {
+        stopSignal.requestStop(at: clock.elapsed())
+    }
+
+    func statistics() -> ChannelStatistics {
+        ChannelStatistics(
+            framesCaptured: captured.current, framesEncoded: stats.framesEncoded.current,
+            framesRepeated: repeated.current, framesDropped: stats.framesDropped.current,
+            bytesOut: stats.videoBytes.current + stats.audioBytes.current, segmentsOut: store.summary().segments)
+    }
+
+    func events() -> AsyncStream<BroadcastEvent> {
+        hub.stream()
+    }
+}

@@ -1,0 +1,38 @@
+public import Media
+
+/// What the control API can do to a broadcast; the publisher implements it.
+public protocol ChannelControl: Sendable {
+    var channel: String { get }
+    var isPaused: Bool { get }
+    /// Pauses; false when it already was.
+    func pause() -> Bool
+    /// Resumes; false when it was not paused.
+    func resume() -> Bool
+    /// Ends the broadcast as Ctrl-C does: the last segment is listed and the playlist ended.
+    func stop()
+    func statistics() -> ChannelStatistics
+    /// The events so far, then each new one as it happens; finishes when the broadcast ends.
+    func events() -> AsyncStream<BroadcastEvent>
+}
+
+/// The counts a broadcast keeps, for the control API and `/metrics`.
+public struct ChannelStatistics: Sendable, Equatable, Codable {
+    public var framesCaptured: Int
+    public var framesEncoded: Int
+    public var framesRepeated: Int
+    public var framesDropped: Int
+    public var bytesOut: Int
+    public var segmentsOut: Int
+
+    public init(
+        framesCaptured: Int, framesEncoded: Int, framesRepeated: Int, framesDropped: Int, bytesOut: Int,
+        segmentsOut: Int
+    ) {
+        self.framesCaptured = framesCaptured
+        self.framesEncoded = framesEncoded
+        self.framesRepeated = framesRepeated
+        self.framesDropped = framesDropped
+        self.bytesOut = bytesOut
+        self.segmentsOut = segmentsOut
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import HLS
+import Hummingbird
+public import Media
+
+/// The control API of the host, behind a bearer token: `GET /api/channels/<c>` (state and
+/// counts), `POST /api/channels/<c>/pause`, `/resume` and `/stop`, and
+/// `GET /api/channels/<c>/events` (Server-Sent Events). A wrong or missing token gets 401 and
+/// changes nothing.
+struct ControlRoutes {
+    let controls: [String: any ChannelControl]
+    let token: String
+    let channels: @Sendable () -> [ChannelInfo]
+
+    func register(on router: Router<ServerContext>) {
+        let api = router.group("/api/channels/:channel")
+        api.get { request, context in
+            let control = try authorize(request, context)
+            guard var info = channels().first(where: { $0.name == control.channel }) else {
+                throw HTTPError(.notFound, message: "No such channel.")
+            }
+            info.stats = control.statistics()
+            return Self.json(try ChannelInfo.json(info))
+        }
+        for action in ["pause", "resume", "stop"] {
+            api.post(RouterPath(action)) { request, context in
+                let control = try authorize(request, context)
+                switch action {
+                case "pause": _ = control.pause()
+                case "resume": _ = control.resume()
+                default: control.stop()
+                }
+                let state = action == "stop" ? "stopping" : control.isPaused ? "paused" : "live"
+                return Self.json(Array("{\"state\":\"\(state)\"}".utf8))
+            }
+        }
+        api.get("events") { request, context in
+            let control = try authorize(request, context)
+            let events = control.events()
+            let channel = control.channel
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
+                body: ResponseBody { writer in
+                    for await event in events {
+                        try await writer.write(ByteBuffer(bytes: Self.serverSentEvent(event, channel: channel)))
+                    }
+                    try await writer.finish(nil)
+                })
+        }
+    }
+
+    /// The channel's control, when the request carries the token.
+    private func authorize(_ request: Request, _ context: ServerContext) throws -> any ChannelControl {
+        guard Self.bearerMatches(request.headers[.authorization], token: token) else {
+            throw HTTPError(
+                .unauthorized, headers: [.wwwAuthenticate: "Bearer realm=\"onair\""],
+                message: "This needs the control token: Authorization: Bearer <token>.")
+        }
+        guard let control = controls[try context.parameters.require("channel")] else {
+            throw HTTPError(.notFound, message: "No such channel.")
+        }
+        return control
+    }
+
+    private static func json(_ bytes: [UInt8]) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// True when `header` is `Bearer <token>`. The time taken depends on the token's length only,
+    /// not on how much of it a guess got right.
+    static func bearerMatches(_ header: String?, token: String) -> Bool {
+        let expected = Array(token.utf8)
+        guard !expected.isEmpty, let header, header.utf8.count > 7,
+            header.prefix(7).lowercased() == "bearer "
+        else { return false }
+        let given = Array(header.utf8.dropFirst(7))
+        var difference: UInt8 = given.count == expected.count ? 0 : 1
+        for index in expected.indices {
+            difference |= expected[index] ^ (index < given.count ? given[index] : 0)
+        }
+        return difference == 0
+    }
+
+    /// One event in the text/event-stream format: its number as the id, its code as the event name.
+    static func serverSentEvent(_ event: BroadcastEvent, channel: String) -> [UInt8] {
+        let data = EventJSON(event: event, channel: channel).text
+        return Array("id: \(event.sequence)\nevent: \(event.code.rawValue)\ndata: \(data)\n\n".utf8)
+    }
+}
+
+/// An event as one line of JSON, as the events stream and `--log-format json` write it.
+public struct EventJSON: Encodable {
+    let channel: String
+    let code: String
+    let message: String
+    let time: String
+    let sequence: Int
+
+    public init(event: BroadcastEvent, channel: String) {
+        self.channel = channel
+        code = event.code.rawValue
+        message = event.message
+        time = ProgramDateTime.format(milliseconds: event.time)
+        sequence = event.sequence
+    }
+
+    public var text: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
+    }
+}
