@@ -88,6 +88,9 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "Encoding", "Capture"], swiftSettings: swiftSettings),
         .testTarget(name: "EncodingTests", dependencies: ["Encoding", "Media"], swiftSettings: swiftSettings),
         .testTarget(name: "ServerTests", dependencies: ["Server", "HLS"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PublisherTests", dependencies: ["Publisher", "Media", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings),
         .testTarget(name: "OnairTests", dependencies: ["onair"], swiftSettings: swiftSettings),
     ]
 )

@@ -107,7 +107,9 @@ def test_a_device_that_disappears_becomes_silence_then_comes_back(sound, tmp_pat
         output = finish(publisher)
     finally:
         publisher.kill()
+    assert "[audio_device_lost] audio device pulse:desk.monitor failed" in output
     assert "sending silence and trying again every second" in output
+    assert "[audio_device_recovered] audio device pulse:desk.monitor is back" in output
     final = MediaPlaylist((tmp_path / "live/demo/media.m3u8").read_text())
     assert final.ended and abs(final.duration - 8) < 0.1, "the stream kept its length"
 

@@ -98,6 +98,7 @@ def test_window_source_follows_the_window_and_survives_hiding(x, tmp_path):
     for point in [(5, 5), (160, 120), (314, 234)]:
         assert near(pixel(frame, *point), RED), f"{point}: {pixel(frame, *point)}"
     assert "window 0x" in output
+    assert "[capture_interrupted] window" in output and "[capture_recovered] window" in output
 
 
 def test_region_source_shows_that_rectangle(x, tmp_path):
