@@ -4,6 +4,7 @@ import Foundation
 import HLS
 public import Logging
 import Media
+public import Prometheus
 import Server
 import ServiceLifecycle
 
@@ -12,10 +13,13 @@ import ServiceLifecycle
 public final class Broadcast: Sendable {
     public let configuration: BroadcastConfiguration
     private let logger: Logger
+    /// Where `/metrics` reads from; nil serves no `/metrics`.
+    private let metrics: PrometheusCollectorRegistry?
 
-    public init(configuration: BroadcastConfiguration, logger: Logger) {
+    public init(configuration: BroadcastConfiguration, logger: Logger, metrics: PrometheusCollectorRegistry? = nil) {
         self.configuration = configuration
         self.logger = logger
+        self.metrics = metrics
     }
 
     /// An ALSA device, or two mixed.
@@ -112,8 +116,17 @@ public final class Broadcast: Sendable {
             hub.finish()
         }
         let viewers = ViewerRegistry()
+        let metricsEndpoint = metrics.map { registry in
+            let counts = BroadcastMetrics(control: control) {
+                viewers.count(
+                    channel: config.channel, at: Double(MediaClock.monotonicNanoseconds()) / 1e9,
+                    window: store.viewerWindow)
+            }
+            return MetricsEndpoint(registry: registry, refresh: counts.refresh)
+        }
         let server = try HTTPServer.application(
-            directory: directory, viewers: viewers, controls: [control], configuration: config.server, logger: logger)
+            directory: directory, viewers: viewers, controls: [control], metrics: metricsEndpoint,
+            configuration: config.server, logger: logger)
         let url = config.server.watchURL(channel: config.channel)
         let status = StatusReporter(
             store: store, stats: stats, url: url, paused: pause, interactive: showStatus, report: hub.reporter,

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Media
+import Metrics
 import Synchronization
 
 /// A broadcast's events: each is stamped, numbered, logged, kept (the last hundred) and handed
@@ -37,6 +38,7 @@ final class EventHub: Sendable {
             level: code.isProblem ? .warning : .notice, "\(message)",
             metadata: ["event": "\(code.rawValue)", "channel": "\(channel)"])
         for stream in streams { stream.yield(event) }
+        Counter(label: "onair_events_total", dimensions: [("channel", channel), ("code", code.rawValue)]).increment()
     }
 
     var reporter: EventReporter { { [self] code, message in report(code, message) } }

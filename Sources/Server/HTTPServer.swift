@@ -10,10 +10,20 @@ public enum HTTPServer {
     /// The Hummingbird application, ready to run as a Service.
     public static func application(
         directory: ChannelDirectory, viewers: ViewerRegistry, controls: [any ChannelControl] = [],
-        configuration: ServerConfiguration, logger: Logger
+        metrics: MetricsEndpoint? = nil, configuration: ServerConfiguration, logger: Logger
     ) throws -> some ApplicationProtocol {
         let controls = Dictionary(uniqueKeysWithValues: controls.map { ($0.channel, $0) })
         let router = Router(context: ServerContext.self)
+        if let metrics {
+            router.add(middleware: MetricsMiddleware())
+            router.get("/metrics") { _, _ in
+                metrics.refresh()
+                return Response(
+                    status: .ok,
+                    headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                    body: .init(byteBuffer: ByteBuffer(bytes: metrics.registry.emitToBuffer())))
+            }
+        }
         router.add(
             middleware: CORSMiddleware(
                 allowOrigin: .custom(configuration.allowOrigin), allowHeaders: [.authorization, .contentType], allowMethods: [.get, .head, .options, .post]))

@@ -1,5 +1,5 @@
 import CompressNIO
-import HLS
+public import HLS
 import Hummingbird
 import Media
 
@@ -113,5 +113,5 @@ struct LiveRoutes {
 extension SegmentStore {
     /// How long a player counts as watching after its last playlist reload: three target
     /// durations, so one slow reload does not drop it.
-    var viewerWindow: Double { 3 * configuration.segmentDuration.rounded(.up) }
+    public var viewerWindow: Double { 3 * configuration.segmentDuration.rounded(.up) }
 }

@@ -3,6 +3,8 @@ import Foundation
 import HLS
 import Logging
 import Media
+import Metrics
+import Prometheus
 import Publisher
 import Server
 
@@ -140,7 +142,11 @@ struct Publish: AsyncParsableCommand {
                     + "\(configuration.server.apiURL(channel: channel))/pause (or kill -USR1 \(getpid()); -USR2 resumes)")
         }
         for notice in notices { logger.notice("\(notice)") }
-        let broadcast = Broadcast(configuration: configuration, logger: logger)
+        let registry = PrometheusCollectorRegistry()
+        var metricsFactory = PrometheusMetricsFactory(registry: registry)
+        metricsFactory.nameAndLabelSanitizer = MetricsEndpoint.sanitize
+        MetricsSystem.bootstrap(metricsFactory)
+        let broadcast = Broadcast(configuration: configuration, logger: logger, metrics: registry)
         try await broadcast.run(showStatus: isatty(STDERR_FILENO) == 1)
     }
 

@@ -193,3 +193,44 @@ def test_a_token_too_short_is_refused_before_anything_starts(tmp_path):
     assert "--control-token must be at least 16 characters" in result.stderr
     assert not (tmp_path / "live").exists()
     assert os.path.isdir(tmp_path)
+
+
+def metrics(publisher):
+    """`/metrics` as {name{labels}: value}."""
+    response = fetch(f"{publisher.base}/metrics")
+    assert response.status == 200 and response.headers["content-type"].startswith("text/plain; version=0.0.4")
+    values = {}
+    for line in response.text.splitlines():
+        if line and not line.startswith("#"):
+            name, value = line.rsplit(" ", 1)
+            values[name] = float(value)
+    return values
+
+
+def test_metrics_count_frames_segments_viewers_events_and_requests(tmp_path):
+    publisher = publish(tmp_path, "--control-token", TOKEN)
+    try:
+        wait_until(lambda: segments_out(publisher, TOKEN) >= 3, 30, what="three segments")
+        assert publisher.get("index.m3u8", headers={"User-Agent": "metrics-test"}).status == 200
+        publisher.control("pause", token=TOKEN)
+        before = segments_out(publisher, TOKEN)
+        values = metrics(publisher)
+        after = segments_out(publisher, TOKEN)
+        channel = '{channel="demo"}'
+        assert values[f"onair_frames_captured_total{channel}"] >= 90
+        assert values[f"onair_frames_encoded_total{channel}"] >= 85
+        assert values[f"onair_frames_dropped_total{channel}"] == 0
+        assert before <= values[f"onair_segments_total{channel}"] <= after
+        assert values[f"onair_media_bytes_total{channel}"] > 10_000
+        assert values[f"onair_viewers{channel}"] == 1
+        assert values['onair_events_total{channel="demo",code="started"}'] == 1
+        assert values['onair_events_total{channel="demo",code="paused"}'] == 1
+        live = [v for k, v in values.items() if k.startswith("hb_requests{") and '/live/{channel}/{file}' in k
+                and 'status_code="200"' in k]
+        assert sum(live) >= 1
+        assert any(k.startswith("http_server_request_duration_bucket{") for k in values)
+        # Counters only grow, scrape after scrape.
+        wait_until(lambda: metrics(publisher)[f"onair_frames_repeated_total{channel}"]
+                   > values[f"onair_frames_repeated_total{channel}"], 10, what="repeated frames while paused")
+    finally:
+        publisher.kill()
