@@ -96,7 +96,8 @@ let package = Package(
         .testTarget(name: "EncodingTests", dependencies: ["Encoding", "Media"], swiftSettings: swiftSettings),
         .testTarget(name: "ServerTests", dependencies: ["Server", "HLS"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "PublisherTests", dependencies: ["Publisher", "Media", .product(name: "Logging", package: "swift-log")],
+            name: "PublisherTests",
+            dependencies: ["Publisher", "Media", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings),
         .testTarget(name: "OnairTests", dependencies: ["onair"], swiftSettings: swiftSettings),
     ]

@@ -46,12 +46,16 @@
         let duration = 0;
         let dateTime = null;
         let discontinuity = false;
+        let map = null;
         let parts = [];
         for (const raw of lines) {
             const line = raw.trim();
             if (line.startsWith("#EXT-X-TARGETDURATION:")) playlist.targetDuration = parseFloat(line.slice(22));
             else if (line.startsWith("#EXT-X-MEDIA-SEQUENCE:")) playlist.mediaSequence = parseInt(line.slice(22), 10);
-            else if (line.startsWith("#EXT-X-MAP:")) playlist.init = new URL(attribute(line, "URI"), base).href;
+            else if (line.startsWith("#EXT-X-MAP:")) {
+                map = new URL(attribute(line, "URI"), base).href;
+                playlist.init = playlist.init || map;
+            }
             else if (line.startsWith("#EXTINF:")) duration = parseFloat(line.slice(8));
             else if (line.startsWith("#EXT-X-PROGRAM-DATE-TIME:")) dateTime = Date.parse(line.slice(25));
             else if (line === "#EXT-X-DISCONTINUITY") discontinuity = true;
@@ -73,6 +77,7 @@
                     duration,
                     dateTime,
                     discontinuity,
+                    init: map,
                     parts,
                 });
                 dateTime = dateTime === null ? null : dateTime + duration * 1000;
@@ -82,16 +87,19 @@
         }
         playlist.openParts = parts;
         playlist.openDateTime = dateTime;
+        playlist.openDiscontinuity = discontinuity;
+        playlist.openInit = map;
         return playlist;
     }
 
     /**
      * What the MSE engine appends, in order: a segment's parts while they are listed (Low-Latency
-     * HLS), otherwise the whole segment. `part` is null for a whole segment.
+     * HLS), otherwise the whole segment. `part` is null for a whole segment. Each unit names its
+     * init segment, and the first unit after a discontinuity (a restarted broadcast) says so.
      */
     function mediaUnits(playlist) {
         const units = [];
-        const add = (sequence, parts, dateTime) => {
+        const add = (sequence, parts, dateTime, discontinuity, init) => {
             let offset = 0;
             parts.forEach((part, index) => {
                 units.push({
@@ -101,12 +109,15 @@
                     duration: part.duration,
                     independent: part.independent,
                     dateTime: dateTime === null ? null : dateTime + offset * 1000,
+                    discontinuity: discontinuity && index === 0,
+                    init,
                 });
                 offset += part.duration;
             });
         };
         for (const segment of playlist.segments) {
-            if (segment.parts.length) add(segment.sequence, segment.parts, segment.dateTime);
+            if (segment.parts.length)
+                add(segment.sequence, segment.parts, segment.dateTime, segment.discontinuity, segment.init);
             else
                 units.push({
                     sequence: segment.sequence,
@@ -115,9 +126,17 @@
                     duration: segment.duration,
                     independent: true,
                     dateTime: segment.dateTime,
+                    discontinuity: segment.discontinuity,
+                    init: segment.init,
                 });
         }
-        add(playlist.mediaSequence + playlist.segments.length, playlist.openParts, playlist.openDateTime);
+        add(
+            playlist.mediaSequence + playlist.segments.length,
+            playlist.openParts,
+            playlist.openDateTime,
+            playlist.openDiscontinuity,
+            playlist.openInit,
+        );
         return units;
     }
 
@@ -414,8 +433,7 @@
                 if (!this.buffer) {
                     const codecs = (this.variant && this.variant.codecs) || "avc1.64001f,mp4a.40.2";
                     this.buffer = this.mediaSource.addSourceBuffer('video/mp4; codecs="' + codecs + '"');
-                    const init = await this.fetchBytes(this.playlist.init);
-                    await sourceBufferDone(this.buffer, () => this.buffer.appendBuffer(init));
+                    this.appendedInit = null;
                 }
                 while (this.running && generation === this.generation) {
                     const unit = this.nextUnit(this.playlist);
@@ -430,7 +448,10 @@
                         this.skipped += 1;
                     }
                     if (generation !== this.generation) return;
-                    if (bytes) await this.appendUnit(unit, bytes);
+                    if (bytes) {
+                        await this.prepareFor(unit);
+                        await this.appendUnit(unit, bytes);
+                    }
                     this.last = unit;
                 }
                 if (this.playlist.ended && this.finished() && !this.buffer.updating) {
@@ -444,6 +465,24 @@
                 }
             } finally {
                 if (this.pumping === generation) this.pumping = null;
+            }
+        }
+
+        /**
+         * Before a unit: its init segment when it is not the one appended last, and after a
+         * discontinuity (a restarted broadcast, whose timestamps start again at 0) an offset that
+         * puts it right after what is buffered.
+         */
+        async prepareFor(unit) {
+            const init = unit.init || this.playlist.init;
+            if (init && init !== this.appendedInit) {
+                const bytes = await this.fetchBytes(init);
+                await sourceBufferDone(this.buffer, () => this.buffer.appendBuffer(bytes));
+                this.appendedInit = init;
+            }
+            const ranges = this.buffer.buffered;
+            if (unit.discontinuity && this.last !== null && ranges.length) {
+                this.buffer.timestampOffset = ranges.end(ranges.length - 1);
             }
         }
 

@@ -19,7 +19,8 @@ public final class Pacer {
     private let prepare: ((VideoFrame) -> Void)?
     private let pause: PauseSwitch
 
-    public init(fps: Int, clock: MediaClock, pause: PauseSwitch = PauseSwitch(), prepare: ((VideoFrame) -> Void)? = nil) {
+    public init(fps: Int, clock: MediaClock, pause: PauseSwitch = PauseSwitch(), prepare: ((VideoFrame) -> Void)? = nil)
+    {
         self.fps = fps
         self.clock = clock
         self.pause = pause
@@ -51,7 +52,9 @@ public final class Pacer {
                 output.push(fresh)
             } else if let standby = paused ? StandbyCard.paused : source.isInterrupted ? .unavailable : nil {
                 if card?.kind != standby {
-                    card = (standby, try standby.render(over: last, width: source.width, height: source.height, index: 0))
+                    card = (
+                        standby, try standby.render(over: last, width: source.width, height: source.height, index: 0)
+                    )
                 }
                 repeated.add()
                 output.push(try card!.frame.reference(index: index))

@@ -51,6 +51,10 @@ public final class Broadcast: Sendable {
         let audioEncoder = config.audio == .none ? nil : try AudioEncoder(bitrate: config.audioBitrate)
         let streams = [videoEncoder.stream] + (audioEncoder.map { [$0.stream] } ?? [])
 
+        // A restart of the channel on the same folder goes on from where the last run stopped.
+        let previous = config.hlsDirectory.flatMap {
+            DirectoryMirror.previousRun(root: URL(fileURLWithPath: $0), channel: config.channel)
+        }
         let store = SegmentStore(
             configuration: .init(
                 channel: config.channel, format: config.format, segmentDuration: config.segmentDuration,
@@ -58,7 +62,13 @@ public final class Broadcast: Sendable {
                 height: config.height, fps: config.fps,
                 videoBitrate: config.videoBitrate, audioBitrate: audioEncoder == nil ? 0 : config.audioBitrate,
                 partDuration: config.partDuration),
-            startedAt: clock.anchorWallMilliseconds)
+            startedAt: clock.anchorWallMilliseconds, continuing: previous)
+        if let previous {
+            let (first, kept) = store.continuation
+            logger.notice(
+                "continuing channel \(config.channel) after an earlier run: its next segment is \(first)\(kept > 0 ? ", after \(kept) of the earlier run's (EXT-X-DISCONTINUITY between)" : "")\(previous.playlist.ended ? "" : "; the earlier run did not stop cleanly")"
+            )
+        }
         let directory = ChannelDirectory()
         directory.add(store)
         let mirror = try config.hlsDirectory.map {
@@ -79,7 +89,8 @@ public final class Broadcast: Sendable {
         if let overlay, overlay.fitted {
             logger.warning("the watermark is larger than the \(config.width)x\(config.height) picture: shrunk to fit")
         }
-        let pacer = Pacer(fps: config.fps, clock: clock, pause: pause, prepare: overlay.map { overlay in { overlay.apply(to: $0) } })
+        let pacer = Pacer(
+            fps: config.fps, clock: clock, pause: pause, prepare: overlay.map { overlay in { overlay.apply(to: $0) } })
         let videoSource: any VideoSource =
             switch config.video {
             case .testPattern:

@@ -58,7 +58,8 @@ struct StatusReporter: Service {
         let uptime = max(0, Int(Date().timeIntervalSince1970) - Int(summary.startedAt / 1000))
         let clock = [uptime / 3600, uptime / 60 % 60, uptime % 60].map { String(zeroPadded: $0, width: 2) }
         let segments = summary.segments == 1 ? "1 segment" : "\(summary.segments) segments"
-        return "\(paused ? "❚❚ PAUSED" : "● LIVE") \(summary.name)  \(clock.joined(separator: ":"))  \(String(fixed: fps, decimals: 1)) fps  "
+        return
+            "\(paused ? "❚❚ PAUSED" : "● LIVE") \(summary.name)  \(clock.joined(separator: ":"))  \(String(fixed: fps, decimals: 1)) fps  "
             + "\(String(fixed: bitsPerSecond / 1e6, decimals: 2)) Mb/s  \(segments)  \(url)"
     }
 

@@ -26,11 +26,13 @@ public enum HTTPServer {
         }
         router.add(
             middleware: CORSMiddleware(
-                allowOrigin: .custom(configuration.allowOrigin), allowHeaders: [.authorization, .contentType], allowMethods: [.get, .head, .options, .post]))
+                allowOrigin: .custom(configuration.allowOrigin), allowHeaders: [.authorization, .contentType],
+                allowMethods: [.get, .head, .options, .post]))
         LiveRoutes(directory: directory, viewers: viewers, allowOrigin: configuration.allowOrigin).register(on: router)
         let web = WebRoutes(directory: directory, viewers: viewers, files: EmbeddedFiles(), controls: controls)
         web.register(on: router)
-        ControlRoutes(controls: controls, token: configuration.controlToken, channels: web.channels).register(on: router)
+        ControlRoutes(controls: controls, token: configuration.controlToken, channels: web.channels).register(
+            on: router)
         // Apple's LL-HLS server profile asks for HTTP/2; it needs TLS, as browsers speak it only over TLS.
         let server: HTTPServerBuilder =
             if let tls = configuration.tls { try .http2Upgrade(tlsConfiguration: tls.configuration()) } else {

@@ -43,7 +43,9 @@ struct ConsoleLogHandler: LogHandler {
             object["time"] = time
             object["level"] = level.rawValue
             object["message"] = message
-            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+            let data =
+                (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+                ?? Data()
             return String(decoding: data, as: UTF8.self)
         }
     }

@@ -27,7 +27,9 @@ enum ControlToken {
         let temporary = folder.appendingPathComponent(".\(file.lastPathComponent).tmp")
         unlink(temporary.path)
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: folder.path]) }
+        guard descriptor >= 0 else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: folder.path])
+        }
         let bytes = Array((token + "\n").utf8)
         let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
         close(descriptor)

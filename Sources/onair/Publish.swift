@@ -134,12 +134,14 @@ struct Publish: AsyncParsableCommand {
             do {
                 try ControlToken.write(configuration.server.controlToken, to: file)
             } catch {
-                throw UsageError(message: "cannot write the control token to \(file.path) (\(error)); give one with --control-token")
+                throw UsageError(
+                    message: "cannot write the control token to \(file.path) (\(error)); give one with --control-token")
             }
             notices.append(
                 "control token \(configuration.server.controlToken) (in \(file.path)): "
                     + "curl -X POST -H \"Authorization: Bearer $(cat \(file.path))\" "
-                    + "\(configuration.server.apiURL(channel: channel))/pause (or kill -USR1 \(getpid()); -USR2 resumes)")
+                    + "\(configuration.server.apiURL(channel: channel))/pause (or kill -USR1 \(getpid()); -USR2 resumes)"
+            )
         }
         for notice in notices { logger.notice("\(notice)") }
         let registry = PrometheusCollectorRegistry()

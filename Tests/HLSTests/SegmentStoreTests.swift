@@ -126,9 +126,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         let mirror = try DirectoryMirror(root: root, channel: "demo")
         let store = Self.store()
-        try mirror.apply(store.setInitSegment([9, 9]))
+        #expect(mirror.apply(store.setInitSegment([9, 9]), snapshot: store.snapshot) == nil)
         for change in Self.publish(store, count: 8, bytes: 10) {
-            try mirror.apply(change)
+            #expect(mirror.apply(change, snapshot: store.snapshot) == nil)
         }
         let names = try FileManager.default.contentsOfDirectory(atPath: mirror.folder.path).sorted()
         #expect(names == ["index.m3u8", "init.mp4", "media.m3u8"] + (1...7).map { "seg\($0).m4s" })

@@ -101,7 +101,8 @@ public final class ScreenSource: VideoSource, @unchecked Sendable {
             guard info.viewable else {
                 if !hiddenWarned {
                     report(
-                        .captureInterrupted, "window \(info.summary) is hidden: showing its last picture until it is back")
+                        .captureInterrupted,
+                        "window \(info.summary) is hidden: showing its last picture until it is back")
                 }
                 hiddenWarned = true
                 return nil

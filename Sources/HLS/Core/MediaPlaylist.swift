@@ -9,16 +9,20 @@ public struct MediaPlaylist: Sendable, Equatable {
         public var programDateTime: Int64
         /// A change of format, tracks or timestamps before this segment.
         public var discontinuity: Bool
+        /// Its init segment (EXT-X-MAP), when it differs from the playlist's: after a restart.
+        public var map: String?
         /// Its Low-Latency HLS parts, listed while it is near the live edge.
         public var parts: [Part]
 
         public init(
-            uri: String, duration: Double, programDateTime: Int64, discontinuity: Bool = false, parts: [Part] = []
+            uri: String, duration: Double, programDateTime: Int64, discontinuity: Bool = false, map: String? = nil,
+            parts: [Part] = []
         ) {
             self.uri = uri
             self.duration = duration
             self.programDateTime = programDateTime
             self.discontinuity = discontinuity
+            self.map = map
             self.parts = parts
         }
     }
@@ -49,16 +53,22 @@ public struct MediaPlaylist: Sendable, Equatable {
         public var canSkipUntil: Double?
         /// Segments left out at the head of a delta update (EXT-X-SKIP).
         public var skippedSegments: Int
+        /// The open parts start a segment after a discontinuity (the first one after a restart).
+        public var openDiscontinuity: Bool
+        /// The open parts' init segment, when it differs from the last listed segment's.
+        public var openMap: String?
 
         public init(
             partTarget: Double, openParts: [Part] = [], preloadHint: String? = nil, canSkipUntil: Double? = nil,
-            skippedSegments: Int = 0
+            skippedSegments: Int = 0, openDiscontinuity: Bool = false, openMap: String? = nil
         ) {
             self.partTarget = partTarget
             self.openParts = openParts
             self.preloadHint = preloadHint
             self.canSkipUntil = canSkipUntil
             self.skippedSegments = skippedSegments
+            self.openDiscontinuity = openDiscontinuity
+            self.openMap = openMap
         }
 
         /// PART-HOLD-BACK: three part targets, the least Apple allows.
@@ -120,8 +130,9 @@ extension MediaPlaylist {
             "#EXT-X-DISCONTINUITY-SEQUENCE:\(discontinuitySequence)",
             "#EXT-X-INDEPENDENT-SEGMENTS",
         ]
-        if let initSegmentURI {
-            lines.append("#EXT-X-MAP:URI=\"\(initSegmentURI)\"")
+        var map = segments.dropFirst(skipped).first?.map ?? initSegmentURI
+        if let map {
+            lines.append("#EXT-X-MAP:URI=\"\(map)\"")
         }
         if skipped > 0 {
             lines.append("#EXT-X-SKIP:SKIPPED-SEGMENTS=\(skipped)")
@@ -130,12 +141,20 @@ extension MediaPlaylist {
             if segment.discontinuity {
                 lines.append("#EXT-X-DISCONTINUITY")
             }
+            if let segmentMap = segment.map, segmentMap != map {
+                lines.append("#EXT-X-MAP:URI=\"\(segmentMap)\"")
+                map = segmentMap
+            }
             lines.append("#EXT-X-PROGRAM-DATE-TIME:\(ProgramDateTime.format(milliseconds: segment.programDateTime))")
             lines += segment.parts.map(Self.partTag)
             lines.append("#EXTINF:\(Self.decimal(segment.duration)),")
             lines.append(segment.uri)
         }
         if let lowLatency {
+            if !lowLatency.openParts.isEmpty {
+                if lowLatency.openDiscontinuity { lines.append("#EXT-X-DISCONTINUITY") }
+                if let openMap = lowLatency.openMap, openMap != map { lines.append("#EXT-X-MAP:URI=\"\(openMap)\"") }
+            }
             lines += lowLatency.openParts.map(Self.partTag)
             if let hint = lowLatency.preloadHint, !ended {
                 lines.append("#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"\(hint)\"")

@@ -30,7 +30,8 @@ public final class PackagingStage {
         self.segmenter = Segmenter(configuration: segmenter)
         self.interleaver = Interleaver(streams: Set(streams.map(\.kind)))
         packager = try Packager(format: store.configuration.format, streams: streams)
-        publish(store.setInitSegment(packager.initSegment))
+        _ = store.setInitSegment(packager.initSegment)
+        if let mirror { tell(mirror.start(from: store.snapshot())) }
     }
 
     /// Runs until every stream has ended, then lists the last segment and ends the playlist.
@@ -71,10 +72,22 @@ public final class PackagingStage {
 
     private func publish(_ change: SegmentStore.Change) {
         guard let mirror else { return }
-        do {
-            try mirror.apply(change)
-        } catch {
-            report(.diskWriteFailed, "writing to --hls-dir failed: \(error)")
+        tell(mirror.apply(change, snapshot: store.snapshot))
+    }
+
+    /// Reports a change in the folder's health as an event.
+    private func tell(_ outcome: DirectoryMirror.Outcome?) {
+        guard let mirror else { return }
+        switch outcome {
+        case .failed(let error):
+            report(
+                .diskWriteFailed,
+                "writing to \(mirror.folder.path) failed (\(error)): the stream goes on from memory, "
+                    + "and the folder is brought up to date once it can be written")
+        case .recovered:
+            report(.diskWriteRecovered, "\(mirror.folder.path) can be written again: it is up to date")
+        case nil:
+            break
         }
     }
 }

@@ -80,13 +80,26 @@ public final class SegmentStore: Sendable {
         var parts: [Part]
         /// Media time after which a segment that left the playlist may be freed.
         var expiresAt: Double?
+        /// Its init segment (fMP4).
+        var map: String?
+        /// The first of a run that continues an earlier one's numbering.
+        var discontinuity = false
     }
 
     struct State {
-        var initSegment: [UInt8]?
+        /// By name: this run's, and an earlier run's while its segments are held.
+        var initSegments: [String: [UInt8]] = [:]
         var openParts: [Part] = []
         var segments: [Segment] = []
         var nextSequence = 0
+        /// This run's first segment number: above 0 when it continues an earlier run.
+        var firstSequence = 0
+        /// Discontinuities that have left the head of the playlist.
+        var discontinuitySequence = 0
+        /// The next segment follows an earlier run's.
+        var nextIsDiscontinuity = false
+        /// This run's init segment.
+        var initSegmentName: String?
         var ended = false
         /// Media time of the end of the last complete part.
         var edge = 0.0
@@ -105,19 +118,30 @@ public final class SegmentStore: Sendable {
 
     public let configuration: Configuration
     public let startedAt: Int64
+    /// This run's init segment: `init.mp4`, or `init<N>.mp4` when continuing at segment N.
+    public let initSegmentName: String?
     let state: Mutex<State>
 
-    public init(configuration: Configuration, startedAt: Int64) {
+    /// A store for a new broadcast; with `previous` (what an earlier run of the channel left in
+    /// its folder), the earlier segments stay listed and the numbering goes on from them after
+    /// an EXT-X-DISCONTINUITY, as players expect of a restarted stream.
+    public init(configuration: Configuration, startedAt: Int64, continuing previous: PreviousRun? = nil) {
         self.configuration = configuration
         self.startedAt = startedAt
         var initial = State()
+        if let previous { Self.restore(previous, into: &initial, configuration: configuration) }
+        initial.initSegmentName =
+            initial.nextSequence > 0
+            ? configuration.format.initSegmentName.map { _ in "init\(initial.nextSequence).mp4" }
+            : configuration.format.initSegmentName
+        initSegmentName = initial.initSegmentName
         Self.render(&initial, configuration: configuration)
         state = Mutex(initial)
     }
 
     public func setInitSegment(_ bytes: [UInt8]) -> Change {
-        state.withLock { $0.initSegment = bytes }
-        guard let name = configuration.format.initSegmentName else { return Change() }
+        guard let name = initSegmentName else { return Change() }
+        state.withLock { $0.initSegments[name] = bytes }
         return Change(written: [(name, bytes)])
     }
 
@@ -149,7 +173,9 @@ public final class SegmentStore: Sendable {
             state.segments.append(
                 Segment(
                     sequence: sequence, name: name, duration: duration, programDateTime: programDateTime, bytes: bytes,
-                    end: state.edge, parts: configuration.partDuration == nil ? [] : parts))
+                    end: state.edge, parts: configuration.partDuration == nil ? [] : parts, map: initSegmentName,
+                    discontinuity: state.nextIsDiscontinuity))
+            state.nextIsDiscontinuity = false
             if duration > 0 {
                 state.totalBytes += bytes.count
                 state.totalDuration += duration
@@ -163,7 +189,10 @@ public final class SegmentStore: Sendable {
             Self.render(&state, configuration: configuration)
             // The folder gets whole segments only: its playlist names no part file.
             change.written.append(
-                (Self.mediaPlaylistName, Self.folderPlaylist(of: state, configuration: configuration)))
+                (
+                    Self.mediaPlaylistName,
+                    Self.folderPlaylist(of: state, configuration: configuration)
+                ))
             change.written.append((Self.multivariantPlaylistName, state.multivariantPlaylist))
             return (change, state.waiters.takeSatisfied(by: state))
         }
@@ -195,9 +224,10 @@ public final class SegmentStore: Sendable {
                 return File(
                     bytes: state.mediaPlaylist, contentType: "application/vnd.apple.mpegurl",
                     immutable: false)
-            case configuration.format.initSegmentName:
-                return state.initSegment.map { File(bytes: $0, contentType: "video/mp4", immutable: true) }
             default:
+                if let bytes = state.initSegments[name] {
+                    return File(bytes: bytes, contentType: "video/mp4", immutable: true)
+                }
                 let bytes =
                     state.segments.first { $0.name == name }?.bytes
                     ?? Self.part(named: name, in: state)?.bytes
@@ -225,12 +255,19 @@ public final class SegmentStore: Sendable {
         state.withLock { state in
             ChannelSummary(
                 name: configuration.channel,
-                state: state.ended ? .ended : state.nextSequence == 0 ? .waiting : .live,
+                state: state.ended ? .ended : state.segments.isEmpty ? .waiting : .live,
                 startedAt: startedAt, width: configuration.width, height: configuration.height, fps: configuration.fps,
                 format: configuration.format, videoBitrate: configuration.videoBitrate,
                 audioBitrate: configuration.audioBitrate,
                 measuredBitrate: state.totalDuration > 0 ? Int(Double(state.totalBytes * 8) / state.totalDuration) : 0,
-                segments: state.nextSequence)
+                segments: state.nextSequence - state.firstSequence)
+        }
+    }
+
+    /// Where this run's numbering starts, and how many of an earlier run's segments it lists.
+    public var continuation: (firstSequence: Int, earlierSegments: Int) {
+        state.withLock { state in
+            (state.firstSequence, state.segments.filter { $0.sequence < state.firstSequence }.count)
         }
     }
 
@@ -244,6 +281,7 @@ public final class SegmentStore: Sendable {
             let window = listed.suffix(configuration.playlistSize)
             let playlistDuration = window.reduce(0) { $0 + $1.duration }
             let leaving = Set(listed.dropLast(configuration.playlistSize).map(\.sequence))
+            state.discontinuitySequence += listed.dropLast(configuration.playlistSize).filter(\.discontinuity).count
             for index in state.segments.indices where leaving.contains(state.segments[index].sequence) {
                 // RFC 8216 6.2.2: available for its duration plus the longest playlist that held it.
                 state.segments[index].expiresAt = now + state.segments[index].duration + playlistDuration
@@ -254,8 +292,14 @@ public final class SegmentStore: Sendable {
         for index in state.segments.indices where state.segments[index].end < now - 6 * target {
             state.segments[index].parts.removeAll()
         }
-        let expired = state.segments.filter { ($0.expiresAt ?? .infinity) <= now }.map(\.name)
+        var expired = state.segments.filter { ($0.expiresAt ?? .infinity) <= now }.map(\.name)
         state.segments.removeAll { ($0.expiresAt ?? .infinity) <= now }
+        // An earlier run's init segment goes with the last of its segments.
+        let used = Set(state.segments.compactMap(\.map) + (state.initSegmentName.map { [$0] } ?? []))
+        for name in state.initSegments.keys.sorted() where !used.contains(name) {
+            state.initSegments[name] = nil
+            expired.append(name)
+        }
         return expired
     }
 
@@ -276,7 +320,7 @@ public final class SegmentStore: Sendable {
     }
 
     /// The playlist for `--hls-dir`: whole segments only, as players without LL-HLS read it.
-    private static func folderPlaylist(of state: State, configuration: Configuration) -> [UInt8] {
+    static func folderPlaylist(of state: State, configuration: Configuration) -> [UInt8] {
         var playlist = mediaPlaylist(of: state, configuration: configuration)
         playlist.lowLatency = nil
         for index in playlist.segments.indices {
@@ -293,18 +337,20 @@ public final class SegmentStore: Sendable {
                 partTarget: partTarget, openParts: state.openParts.map(\.listed),
                 preloadHint:
                     "part\(state.nextSequence).\(state.openParts.count).\(configuration.format.segmentExtension)",
-                canSkipUntil: 6 * target)
+                canSkipUntil: 6 * target, openDiscontinuity: state.nextIsDiscontinuity, openMap: state.initSegmentName)
         }
         return MediaPlaylist(
             version: configuration.format.playlistVersion,
             targetDuration: configuration.targetDuration,
             mediaSequence: listed.first?.sequence ?? state.nextSequence,
-            initSegmentURI: configuration.format.initSegmentName,
+            discontinuitySequence: state.discontinuitySequence,
+            initSegmentURI: state.initSegmentName,
             segments: listed.map { segment in
                 // Part tags go once the segment is more than three target durations from the edge.
                 let recent = segment.end > state.edge - 3 * target
                 return MediaPlaylist.Segment(
                     uri: segment.name, duration: segment.duration, programDateTime: segment.programDateTime,
+                    discontinuity: segment.discontinuity, map: segment.map,
                     parts: recent ? segment.parts.map(\.listed) : [])
             },
             ended: state.ended,

@@ -1,0 +1,191 @@
+"""Faults injected for real: a publisher killed with SIGKILL and started again, and an --hls-dir
+disk that fills up or turns read-only (a small tmpfs, remounted)."""
+
+import os
+import signal
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from harness import Publisher, wait_until
+from hls_rules import MediaPlaylist, check_media_playlist
+
+SMALL = ["--source", "test", "--size", "640x360", "--segment-duration", "1"]
+
+
+def folder_is_consistent(media):
+    """The folder's playlist names only whole files that are there, and no temporary file is left
+    that a reader could take for one. Returns the playlist."""
+    playlist = MediaPlaylist((media / "media.m3u8").read_text())
+    for segment in playlist.segments:
+        assert (media / segment["uri"]).exists(), f"{segment['uri']} is named but missing"
+    for line in (media / "media.m3u8").read_text().splitlines():
+        if line.startswith("#EXT-X-MAP:URI="):
+            assert (media / line.split('"')[1]).exists()
+    return playlist
+
+
+def decoded_frames(playlist_file):
+    """Frames ffmpeg decodes from a folder's playlist, read to its end as it is now (a live
+    playlist gets an ENDLIST in a copy), failing on any decoding error."""
+    text = playlist_file.read_text()
+    copy = playlist_file.with_name(".decode.m3u8")
+    copy.write_text(text if "#EXT-X-ENDLIST" in text else text + "#EXT-X-ENDLIST\n")
+    try:
+        result = subprocess.run(["ffmpeg", "-v", "error", "-i", str(copy), "-map", "0:v", "-f", "null", "-"],
+                                capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0 and result.stderr == "", result.stderr
+        result = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v",
+                                 "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", str(copy)],
+                                capture_output=True, text=True, timeout=120, check=True)
+        return int(result.stdout.split()[0])
+    finally:
+        copy.unlink()
+
+
+def check_every_run_decodes(playlist_file):
+    """Each run a playlist holds (split at its discontinuities: ffmpeg's HLS reader drops a segment
+    at an fMP4 discontinuity, so each is read on its own; browsers play across it, see test_web)
+    decodes completely: as many frames as its segments last."""
+    head, *tails = playlist_file.read_text().split("#EXT-X-DISCONTINUITY\n")
+    header = head.split("#EXT-X-PROGRAM-DATE-TIME", 1)[0].split("#EXT-X-MAP")[0]
+    for index, text in enumerate([head] + [header + tail for tail in tails]):
+        run = playlist_file.with_name(f".run{index}.m3u8")
+        run.write_text(text)
+        try:
+            expected = 30 * MediaPlaylist(text).duration
+            assert abs(decoded_frames(run) - expected) <= 1 and expected > 0, f"run {index}"
+        finally:
+            run.unlink()
+
+
+def download(publisher, folder):
+    """What a viewer downloads now: the media playlist and every file it names, into `folder`."""
+    folder.mkdir()
+    text = publisher.get("media.m3u8").text
+    names = [line for line in text.splitlines() if line and not line.startswith("#")]
+    names += [line.split('"')[1] for line in text.splitlines() if line.startswith("#EXT-X-MAP:URI=")]
+    for name in names:
+        response = publisher.get(name)
+        assert response.status == 200, name
+        (folder / name).write_bytes(response.body)
+    (folder / "media.m3u8").write_text(text)
+    return folder / "media.m3u8"
+
+
+def test_after_sigkill_the_folder_is_valid_and_a_restart_continues_the_numbers(tmp_path):
+    media = tmp_path / "live/demo"
+    first = Publisher(*SMALL, "--hls-dir", str(tmp_path))
+    try:
+        # The segment is written before the playlist that names it: wait for the playlist.
+        wait_until(lambda: (media / "media.m3u8").exists() and "seg4.m4s" in (media / "media.m3u8").read_text(),
+                   30, what="five segments listed")
+        first.process.send_signal(signal.SIGKILL)
+        first.process.wait(timeout=10)
+    finally:
+        first.kill()
+    killed = folder_is_consistent(media)
+    assert not killed.ended and len(killed.segments) >= 5
+    assert not list(media.glob(".*.tmp")), "no half-written file is left"
+    assert decoded_frames(media / "media.m3u8") == 30 * len(killed.segments)
+    last = killed.sequence + len(killed.segments) - 1
+
+    second = Publisher(*SMALL, "--hls-dir", str(tmp_path), "--playlist-size", "10")
+    try:
+        def continued():
+            response = second.get("media.m3u8")
+            if not response or response.status != 200:
+                return None
+            playlist = MediaPlaylist(response.text)
+            return playlist if any(s["uri"] == f"seg{last + 2}.m4s" for s in playlist.segments) else None
+        playlist = wait_until(continued, 30, what="two segments of the second run")
+        text = second.get("media.m3u8").text
+        assert f"after {len(killed.segments)} of the earlier run's" in second.output()
+        # The earlier run's segments stay listed, the numbers go on, with a discontinuity between.
+        names = [s["uri"] for s in playlist.segments]
+        assert names[:names.index(f"seg{last + 1}.m4s")] == [s["uri"] for s in killed.segments][-len(names):][
+            :names.index(f"seg{last + 1}.m4s")]
+        assert playlist.sequence == killed.sequence
+        before_new = text.split(f"seg{last}.m4s\n", 1)[1].split(f"seg{last + 1}.m4s", 1)[0]
+        assert before_new.startswith("#EXT-X-DISCONTINUITY\n")
+        assert f'#EXT-X-MAP:URI="init{last + 1}.mp4"' in before_new
+        assert text.count("#EXT-X-DISCONTINUITY\n") == 1 and "#EXT-X-DISCONTINUITY-SEQUENCE:0" in text
+        # Every frame a viewer downloads decodes, on both sides of the restart.
+        check_every_run_decodes(download(second, tmp_path / "viewer"))
+        assert second.stop() == 0
+    finally:
+        second.kill()
+    final = folder_is_consistent(media)
+    assert final.ended
+    check_media_playlist(final, "fmp4", window=10)
+    check_every_run_decodes(media / "media.m3u8")
+    leftovers = {p.name for p in media.iterdir()} - {s["uri"] for s in final.segments}
+    assert all(not name.startswith("seg") or int(name[3:-4]) >= final.sequence - 10 for name in leftovers), \
+        f"the killed run's old segments are cleaned up: {sorted(leftovers)}"
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 6 MB tmpfs: small enough to fill."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=6m", "onair-test", str(mount)], check=True)
+    yield mount
+    subprocess.run(["umount", "-l", str(mount)], check=True)
+
+
+def listed_over_http(publisher):
+    return MediaPlaylist(publisher.get("media.m3u8").text)
+
+
+def test_a_full_disk_is_reported_once_and_the_folder_catches_up_when_space_returns(small_disk):
+    media = small_disk / "live/demo"
+    publisher = Publisher(*SMALL, "--hls-dir", str(small_disk))
+    filler = small_disk / "filler"
+    try:
+        wait_until(lambda: (media / "seg1.m4s").exists(), 30, what="two segments on disk")
+        subprocess.run(["dd", "if=/dev/zero", f"of={filler}", "bs=64k"], capture_output=True)
+        wait_until(lambda: "[disk_write_failed]" in publisher.output(), 20, what="the disk_write_failed event")
+        failed_at = listed_over_http(publisher)
+        wait_until(lambda: listed_over_http(publisher).sequence >= failed_at.sequence + 3, 30,
+                   what="three more segments served from memory")
+        folder_is_consistent(media)
+        assert not list(media.glob(".*.tmp")), "partial files are taken back"
+        assert publisher.output().count("[disk_write_failed]") == 1, "said once, not once per segment"
+        filler.unlink()
+        wait_until(lambda: "[disk_write_recovered]" in publisher.output(), 20, what="the recovery")
+        served = listed_over_http(publisher)
+        on_disk = folder_is_consistent(media)
+        assert on_disk.sequence >= served.sequence - 1, "the folder caught up with the live window"
+        assert decoded_frames(media / "media.m3u8") == 30 * len(on_disk.segments)
+        assert publisher.stop() == 0
+    finally:
+        publisher.kill()
+    assert publisher.output().count("[disk_write_failed]") == 1
+    assert MediaPlaylist((media / "media.m3u8").read_text()).ended
+
+
+def test_a_read_only_disk_is_survived_and_mirroring_resumes(small_disk):
+    media = small_disk / "live/demo"
+    publisher = Publisher(*SMALL, "--hls-dir", str(small_disk))
+    try:
+        wait_until(lambda: (media / "seg1.m4s").exists(), 30, what="two segments on disk")
+        subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+        wait_until(lambda: "[disk_write_failed]" in publisher.output(), 20, what="the disk_write_failed event")
+        assert "Read-only file system" in publisher.output() or "read-only" in publisher.output().lower()
+        frozen = folder_is_consistent(media)
+        served = listed_over_http(publisher)
+        wait_until(lambda: listed_over_http(publisher).sequence >= served.sequence + 2, 30,
+                   what="viewers still served")
+        subprocess.run(["mount", "-o", "remount,rw", str(small_disk)], check=True)
+        wait_until(lambda: "[disk_write_recovered]" in publisher.output(), 20, what="the recovery")
+        caught_up = folder_is_consistent(media)
+        assert caught_up.sequence > frozen.sequence
+        assert publisher.stop() == 0
+    finally:
+        subprocess.run(["mount", "-o", "remount,rw", str(small_disk)])
+        publisher.kill()
+    assert publisher.output().count("[disk_write_failed]") == 1

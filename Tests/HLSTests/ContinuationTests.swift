@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+
+@testable import HLS
+
+/// A restarted channel: the earlier run's playlist read back, its numbering continued after a
+/// discontinuity, its init segment kept while its segments are.
+@Suite struct ContinuationTests {
+    static let earlier = """
+        #EXTM3U
+        #EXT-X-VERSION:6
+        #EXT-X-TARGETDURATION:2
+        #EXT-X-MEDIA-SEQUENCE:7
+        #EXT-X-DISCONTINUITY-SEQUENCE:1
+        #EXT-X-INDEPENDENT-SEGMENTS
+        #EXT-X-MAP:URI="init.mp4"
+        #EXT-X-PROGRAM-DATE-TIME:2026-11-22T04:00:00.000Z
+        #EXTINF:2.000,
+        seg7.m4s
+        #EXT-X-PROGRAM-DATE-TIME:2026-11-22T04:00:02.000Z
+        #EXTINF:2.000,
+        seg8.m4s
+
+        """
+
+    static func store(previous: SegmentStore.PreviousRun?) -> SegmentStore {
+        SegmentStore(
+            configuration: .init(
+                channel: "demo", format: .fmp4, segmentDuration: 2, playlistSize: 3,
+                codecs: ["avc1.64001f", "mp4a.40.2"], width: 1280, height: 720, fps: 30, videoBitrate: 1_872_000,
+                audioBitrate: 128_000),
+            startedAt: 1_795_320_010_000, continuing: previous)
+    }
+
+    @Test func aPlaylistReadsBackAsItWasWritten() throws {
+        let playlist = try #require(MediaPlaylist.parse(Self.earlier))
+        #expect(playlist.targetDuration == 2 && playlist.version == 6)
+        #expect(playlist.mediaSequence == 7 && playlist.discontinuitySequence == 1)
+        #expect(playlist.segments.map(\.uri) == ["seg7.m4s", "seg8.m4s"])
+        #expect(playlist.segments.map(\.map) == ["init.mp4", "init.mp4"])
+        #expect(playlist.segments.map(\.programDateTime) == [1_795_320_000_000, 1_795_320_002_000])
+        #expect(!playlist.ended)
+        var rendered = playlist
+        rendered.segments = rendered.segments.map {
+            var segment = $0; segment.map = nil; return segment
+        }
+        #expect(rendered.render() == Self.earlier)
+    }
+
+    @Test func notAPlaylistIsNil() {
+        #expect(MediaPlaylist.parse("") == nil)
+        #expect(MediaPlaylist.parse("hello\n") == nil)
+        #expect(MediaPlaylist.parse("#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:-1\n#EXT-X-TARGETDURATION:2\n") == nil)
+        #expect(MediaPlaylist.parse("#EXTM3U\n#EXT-X-TARGETDURATION:2\nseg0.m4s\n") == nil, "a URI without EXTINF")
+    }
+
+    @Test func programDateTimeReadsBackWhatItWrites() {
+        for milliseconds: Int64 in [0, 951_782_400_123, 1_795_320_000_250, 4_102_444_799_999] {
+            #expect(ProgramDateTime.parse(ProgramDateTime.format(milliseconds: milliseconds)) == milliseconds)
+        }
+        #expect(ProgramDateTime.parse("2026-11-22T04:00:00.250+01:00") == nil)
+        #expect(ProgramDateTime.parse("2026-13-22T04:00:00.250Z") == nil)
+    }
+
+    @Test func theNumbersGoOnAfterADiscontinuityWithANewInitSegment() {
+        let previous = SegmentStore.PreviousRun(
+            playlist: MediaPlaylist.parse(Self.earlier)!,
+            files: ["init.mp4": [1], "seg7.m4s": [7], "seg8.m4s": [8]])
+        let store = Self.store(previous: previous)
+        #expect(store.initSegmentName == "init9.mp4")
+        #expect(store.continuation == (9, 2))
+        #expect(store.file(named: "seg8.m4s")?.bytes == [8] && store.file(named: "init.mp4")?.bytes == [1])
+        _ = store.setInitSegment([2])
+        store.appendFragment([9], duration: 2, independent: true)
+        let change = store.closeSegment(programDateTime: 1_795_320_010_000)
+        #expect(change.written.map(\.name) == ["seg9.m4s", "media.m3u8", "index.m3u8"])
+        #expect(
+            String(decoding: store.file(named: "media.m3u8")!.bytes, as: UTF8.self) == """
+                #EXTM3U
+                #EXT-X-VERSION:6
+                #EXT-X-TARGETDURATION:2
+                #EXT-X-MEDIA-SEQUENCE:7
+                #EXT-X-DISCONTINUITY-SEQUENCE:1
+                #EXT-X-INDEPENDENT-SEGMENTS
+                #EXT-X-MAP:URI="init.mp4"
+                #EXT-X-PROGRAM-DATE-TIME:2026-11-22T04:00:00.000Z
+                #EXTINF:2.000,
+                seg7.m4s
+                #EXT-X-PROGRAM-DATE-TIME:2026-11-22T04:00:02.000Z
+                #EXTINF:2.000,
+                seg8.m4s
+                #EXT-X-DISCONTINUITY
+                #EXT-X-MAP:URI="init9.mp4"
+                #EXT-X-PROGRAM-DATE-TIME:2026-11-22T04:00:10.000Z
+                #EXTINF:2.000,
+                seg9.m4s
+
+                """)
+        #expect(store.summary().segments == 1, "this run's segments")
+    }
+
+    @Test func theDiscontinuityIsCountedWhenItLeavesAndTheOldInitGoesWithItsSegments() {
+        let previous = SegmentStore.PreviousRun(
+            playlist: MediaPlaylist.parse(Self.earlier)!,
+            files: ["init.mp4": [1], "seg7.m4s": [7], "seg8.m4s": [8]])
+        let store = Self.store(previous: previous)
+        _ = store.setInitSegment([2])
+        var removed: [String] = []
+        for index in 0..<12 {
+            store.appendFragment([UInt8(index)], duration: 2, independent: true)
+            removed += store.closeSegment(programDateTime: 1_795_320_010_000 + Int64(index) * 2000).removed
+        }
+        let playlist = String(decoding: store.file(named: "media.m3u8")!.bytes, as: UTF8.self)
+        #expect(playlist.contains("#EXT-X-MEDIA-SEQUENCE:18\n#EXT-X-DISCONTINUITY-SEQUENCE:2\n"))
+        #expect(playlist.contains("#EXT-X-MAP:URI=\"init9.mp4\"") && !playlist.contains("init.mp4"))
+        #expect(!playlist.contains("#EXT-X-DISCONTINUITY\n"))
+        #expect(removed.prefix(3) == ["seg7.m4s", "seg8.m4s", "init.mp4"])
+        #expect(store.file(named: "init.mp4") == nil && store.file(named: "init9.mp4")?.bytes == [2])
+    }
+
+    @Test func missingFilesKeepTheNumbersButNotTheSegments() {
+        let previous = SegmentStore.PreviousRun(
+            playlist: MediaPlaylist.parse(Self.earlier)!, files: ["init.mp4": [1], "seg8.m4s": [8]])
+        let store = Self.store(previous: previous)
+        #expect(store.continuation == (9, 1), "only the newest segments whose files are all there")
+        let other = SegmentStore(
+            configuration: .init(
+                channel: "demo", format: .fmp4, segmentDuration: 4, playlistSize: 3, codecs: [], width: 1280,
+                height: 720, fps: 30, videoBitrate: 1, audioBitrate: 1),
+            startedAt: 0, continuing: previous)
+        #expect(other.continuation == (9, 0), "another target duration cannot share the playlist")
+    }
+
+    @Test func aFolderThatCannotBeWrittenFailsOnceThenCatchesUp() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("onair-mirror-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let mirror = try DirectoryMirror(root: root, channel: "demo")
+        let store = SegmentStoreTests.store()
+        #expect(mirror.start(from: store.snapshot()) == nil)
+        #expect(mirror.apply(store.setInitSegment([9]), snapshot: store.snapshot) == nil)
+        let changes = SegmentStoreTests.publish(store, count: 6, bytes: 10)
+        #expect(mirror.apply(changes[0], snapshot: store.snapshot) == nil)
+        // A folder that is no longer a folder: every write fails.
+        try FileManager.default.removeItem(at: mirror.folder)
+        try Data().write(to: mirror.folder)
+        guard case .failed = mirror.apply(changes[1], snapshot: store.snapshot) else {
+            Issue.record("the first failure is reported")
+            return
+        }
+        #expect(mirror.apply(changes[2], snapshot: store.snapshot) == nil, "and only the first")
+        try FileManager.default.removeItem(at: mirror.folder)
+        try FileManager.default.createDirectory(at: mirror.folder, withIntermediateDirectories: true)
+        try Data([1]).write(to: mirror.folder.appendingPathComponent("seg0.m4s"))
+        #expect(mirror.apply(changes[3], snapshot: store.snapshot) == .recovered)
+        let names = try FileManager.default.contentsOfDirectory(atPath: mirror.folder.path).sorted()
+        // What the store lists now, and nothing it no longer does (seg0 was left over).
+        #expect(names == ["index.m3u8", "init.mp4", "media.m3u8", "seg3.m4s", "seg4.m4s", "seg5.m4s"])
+        #expect(
+            try String(contentsOf: mirror.folder.appendingPathComponent("media.m3u8"), encoding: .utf8)
+                == SegmentStoreTests.playlist(store))
+    }
+}
