@@ -30,4 +30,14 @@ static inline int CX11_recordError(Display *display, XErrorEvent *event) {
 static inline void CX11_installErrorHandler(void) { XSetErrorHandler(CX11_recordError); }
 static inline int CX11_takeError(void) { int code = CX11_lastError; CX11_lastError = 0; return code; }
 
+/// When the connection to the X server breaks, Xlib calls the I/O error handler, then an exit
+/// handler that by default ends the process. These record the loss in `*lost` instead and
+/// return: every later call on that display then fails at once, and the capture can reconnect.
+static inline int CX11_quietIOError(Display *display) { (void)display; return 0; }
+static inline void CX11_markLost(Display *display, void *lost) { (void)display; *(volatile int *)lost = 1; }
+static inline void CX11_watchConnection(Display *display, int *lost) {
+    XSetIOErrorHandler(CX11_quietIOError);
+    XSetIOErrorExitHandler(display, CX11_markLost, lost);
+}
+
 #endif

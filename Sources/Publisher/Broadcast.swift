@@ -98,7 +98,8 @@ public final class Broadcast: Sendable {
             case .screen(let display, let target, let cursor, let windowGrace):
                 try ScreenSource(
                     display: display, target: target, outputWidth: config.width, outputHeight: config.height,
-                    cursor: cursor, windowGrace: windowGrace, stop: stop, warn: { logger.warning("\($0)") },
+                    cursor: cursor, windowGrace: windowGrace, reconnectTimeout: config.reconnectTimeout, stop: stop,
+                    warn: { logger.warning("\($0)") },
                     report: hub.reporter)
             }
         let audioSource: (any AudioSource)? =

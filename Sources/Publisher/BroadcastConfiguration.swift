@@ -39,6 +39,8 @@ public struct BroadcastConfiguration: Sendable {
     public var hlsDirectory: String?
     /// Stop by itself after this many seconds.
     public var duration: Double?
+    /// How long a screen source waits for its X server to come back before the broadcast ends.
+    public var reconnectTimeout = 30.0
     public var server = ServerConfiguration()
     /// The decoded watermark image and where to stamp it, if any.
     public var watermark: (image: WatermarkImage, placement: WatermarkPlacement)?

@@ -23,6 +23,12 @@ struct SourceOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
+            "How long to wait for the X server to come back when it goes away (viewers see a card meanwhile) before the broadcast ends.",
+            valueName: "time"))
+    var reconnectTimeout = DurationValue(seconds: 30)
+
+    @Option(
+        help: ArgumentHelp(
             "What to hear: an ALSA capture device (default, pulse, hw:1,0, …), test (a tone that beeps every second), or none. (default: the default device with a display, test without)",
             valueName: "device"))
     var audio: String?

@@ -96,6 +96,7 @@ struct Publish: AsyncParsableCommand {
         config.partDuration = output.lowLatencyPart
         config.hlsDirectory = output.hlsDir
         config.duration = duration?.seconds
+        config.reconnectTimeout = sources.reconnectTimeout.seconds
         config.server = ServerConfiguration(
             host: server.host, port: server.port, allowOrigin: server.allowOrigin, tls: server.tls,
             controlToken: server.controlToken ?? "")

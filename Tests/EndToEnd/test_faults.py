@@ -189,3 +189,84 @@ def test_a_read_only_disk_is_survived_and_mirroring_resumes(small_disk):
         subprocess.run(["mount", "-o", "remount,rw", str(small_disk)])
         publisher.kill()
     assert publisher.output().count("[disk_write_failed]") == 1
+
+
+def picture(media, sequence, width=640, height=360):
+    """RGB bytes of the middle frame of a segment in the folder."""
+    data = (media / "init.mp4").read_bytes() + (media / f"seg{sequence}.m4s").read_bytes()
+    raw = subprocess.run(["ffmpeg", "-v", "error", "-i", "-", "-vf", "select=eq(n\\,15)", "-frames:v", "1",
+                          "-f", "rawvideo", "-pix_fmt", "rgb24", "-"], input=data, capture_output=True,
+                         check=True).stdout
+    assert len(raw) == width * height * 3
+    return lambda x, y: tuple(raw[(y * width + x) * 3:(y * width + x) * 3 + 3])
+
+
+def near(colour, expected, tolerance=16):
+    return all(abs(a - b) <= tolerance for a, b in zip(colour, expected))
+
+
+def listed(media):
+    path = media / "media.m3u8"
+    return MediaPlaylist(path.read_text()) if path.exists() else None
+
+
+def newest(media):
+    playlist = listed(media)
+    return playlist.sequence + len(playlist.segments) - 1 if playlist and playlist.segments else -1
+
+
+def test_the_x_server_going_away_shows_a_card_and_capture_resumes_when_it_returns(tmp_path):
+    from xserver import XServer
+    server = XServer(1280, 720)
+    server.run("xsetroot", "-solid", "#3366cc")
+    media = tmp_path / "live/demo"
+    publisher = Publisher("--source", "screen", "--audio", "none", "--quality", "360p", "--segment-duration", "1",
+                          "--playlist-size", "30", "--hls-dir", str(tmp_path), display=server.display)
+    returned = None
+    try:
+        wait_until(lambda: newest(media) >= 1, 30, what="two segments of the screen")
+        assert near(picture(media, 1)(20, 20), (0x33, 0x66, 0xcc))
+        server.stop()
+        wait_until(lambda: "[capture_interrupted]" in publisher.output(), 10, what="capture_interrupted")
+        lost_at = newest(media)
+        wait_until(lambda: newest(media) >= lost_at + 3, 30, what="segments while the display is away")
+        card = picture(media, lost_at + 2)
+        # The last picture at 40 %, and the card's dark box in the middle.
+        assert near(card(20, 20), (0x33 * 2 // 5, 0x66 * 2 // 5, 0xcc * 2 // 5), 12), card(20, 20)
+        assert all(c < 40 for c in card(320, 150)), card(320, 150)
+        assert publisher.process.poll() is None
+
+        returned = XServer(1280, 720, display=server.display)
+        returned.run("xsetroot", "-solid", "#22aa44")
+        wait_until(lambda: "[capture_recovered]" in publisher.output(), 15, what="capture_recovered")
+        back_at = newest(media)
+        wait_until(lambda: newest(media) >= back_at + 2, 30, what="segments after the display returned")
+        assert near(picture(media, back_at + 2)(20, 20), (0x22, 0xaa, 0x44))
+        assert publisher.stop() == 0
+    finally:
+        publisher.kill()
+        if returned:
+            returned.stop()
+    # One timeline through it all: every segment listed, every frame there.
+    final = folder_is_consistent(media)
+    assert final.ended and final.sequence == 0
+    check_every_run_decodes(media / "media.m3u8")
+
+
+def test_a_display_that_does_not_come_back_ends_the_broadcast_cleanly(tmp_path):
+    from xserver import XServer
+    server = XServer(640, 360)
+    media = tmp_path / "live/demo"
+    publisher = Publisher("--source", "screen", "--audio", "none", "--segment-duration", "1",
+                          "--reconnect-timeout", "3s", "--hls-dir", str(tmp_path), display=server.display)
+    try:
+        wait_until(lambda: newest(media) >= 1, 30, what="two segments")
+        server.stop()
+        assert publisher.process.wait(timeout=30) == 0
+    finally:
+        publisher.kill()
+    output = publisher.output()
+    assert "[capture_interrupted] the X server of" in output and "did not come back in 3 s" in output
+    final = folder_is_consistent(media)
+    assert final.ended
+    check_every_run_decodes(media / "media.m3u8")

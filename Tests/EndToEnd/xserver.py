@@ -11,15 +11,17 @@ HERE = Path(__file__).resolve().parent
 
 
 class XServer:
-    def __init__(self, width=1280, height=720, *options):
+    def __init__(self, width=1280, height=720, *options, display=None):
+        """A new server on a free display number, or on `display` (to stand in for one that went away)."""
         read, write = os.pipe()
         self.process = subprocess.Popen(
-            ["Xvfb", "-displayfd", str(write), "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp", "-noreset",
-             *options],
+            ["Xvfb", *([display] if display else []), "-displayfd", str(write), "-screen", "0",
+             f"{width}x{height}x24", "-nolisten", "tcp", "-noreset", *options],
             pass_fds=[write], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(write)
         with os.fdopen(read) as pipe:
             self.display = ":" + pipe.readline().strip()
+        assert display is None or self.display == display, (display, self.display)
         self.windows = []
 
     def run(self, *command):

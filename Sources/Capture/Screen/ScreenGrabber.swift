@@ -70,7 +70,8 @@ final class ScreenGrabber {
 
     private func release() {
         guard let image else { return }
-        XShmDetach(display.display, &segment)
+        // A server that went away has nothing to detach, and Xlib would wait for it forever.
+        if !display.isLost { XShmDetach(display.display, &segment) }
         image.pointee.data = nil
         _ = CX11_destroyImage(image)
         shmdt(segment.shmaddr)

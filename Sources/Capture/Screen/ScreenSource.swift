@@ -6,7 +6,9 @@ public import Media
 /// An unchanged picture (no XDamage report, the pointer still) is neither read nor converted:
 /// `capture` returns nil and the pacer repeats the last frame. A window is followed when it
 /// moves or is resized; while hidden the last picture stays, and once it is gone the broadcast
-/// ends cleanly after the grace period.
+/// ends cleanly after the grace period. When the X server goes away, the pacer shows a "screen
+/// unavailable" card while the source reconnects once a second; if the display is not back
+/// within the reconnect timeout, the broadcast ends cleanly.
 public final class ScreenSource: VideoSource, @unchecked Sendable {
     public enum Target: Sendable, Equatable {
         case screen
@@ -16,14 +18,15 @@ public final class ScreenSource: VideoSource, @unchecked Sendable {
 
     public let width: Int
     public let height: Int
-    private let display: X11Display
+    private var display: X11Display
     private let target: Target
     private let cursor: Bool
     private let windowGrace: Double
+    private let reconnectTimeout: Double
     private let stop: StopSignal
     private let warn: @Sendable (String) -> Void
     private let report: EventReporter
-    private let grabber: ScreenGrabber
+    private var grabber: ScreenGrabber
     private let fitter: PictureFitter
     private let pool: VideoFramePool
     private var damage: DamageWatch?
@@ -31,11 +34,18 @@ public final class ScreenSource: VideoSource, @unchecked Sendable {
     private var lastPointer: (x: Int16, y: Int16, serial: UInt) = (0, 0, 0)
     private var hiddenWarned = false
     private var goneSince: Double?
+    /// When the X server went away, and when to try it again.
+    private var lostSince: Double?
+    private var nextReconnect = 0.0
+
+    public var isInterrupted: Bool { lostSince != nil }
 
     public init(
         display: X11Display, target: Target, outputWidth: Int, outputHeight: Int, cursor: Bool, windowGrace: Double,
-        stop: StopSignal, warn: @escaping @Sendable (String) -> Void, report: @escaping EventReporter
+        reconnectTimeout: Double, stop: StopSignal, warn: @escaping @Sendable (String) -> Void,
+        report: @escaping EventReporter
     ) throws {
+        self.reconnectTimeout = reconnectTimeout
         self.report = report
         self.display = display
         self.target = target
@@ -57,6 +67,50 @@ public final class ScreenSource: VideoSource, @unchecked Sendable {
     }
 
     public func capture(index: Int64, at seconds: Double) throws -> VideoFrame? {
+        if lostSince != nil, !reconnect(at: seconds) { return nil }
+        do {
+            let frame = try read(index: index, at: seconds)
+            if display.isLost { return lose(at: seconds) }
+            return frame
+        } catch where display.isLost {
+            return lose(at: seconds)
+        }
+    }
+
+    /// Notes that the X server went away; the pacer shows the card from now on.
+    private func lose(at seconds: Double) -> VideoFrame? {
+        lostSince = seconds
+        nextReconnect = seconds + 1
+        report(
+            .captureInterrupted,
+            "the X server of \(display.name) went away: viewers see \"screen unavailable\"; reconnecting every second for up to \(Int(reconnectTimeout)) s"
+        )
+        return nil
+    }
+
+    /// Tries the display again once a second; ends the broadcast once the timeout has passed.
+    private func reconnect(at seconds: Double) -> Bool {
+        guard let lostSince, seconds >= nextReconnect else { return false }
+        nextReconnect = seconds + 1
+        guard let fresh = try? X11Display(name: display.name) else {
+            if seconds - lostSince >= reconnectTimeout {
+                report(
+                    .captureInterrupted,
+                    "the X server of \(display.name) did not come back in \(Int(reconnectTimeout)) s: ending the broadcast")
+                stop.requestStop(at: seconds)
+            }
+            return false
+        }
+        display = fresh
+        grabber = ScreenGrabber(display: fresh)
+        damage = DamageWatch(display: fresh)
+        lastRect = nil
+        self.lostSince = nil
+        report(.captureRecovered, "the X server of \(fresh.name) is back: capturing again")
+        return true
+    }
+
+    private func read(index: Int64, at seconds: Double) throws -> VideoFrame? {
         // Read every frame: after a resolution change the picture is fitted again into the same output.
         let screen = display.currentScreen()
         guard let rect = area(on: screen, at: seconds) else {
@@ -183,6 +237,6 @@ final class DamageWatch {
     }
 
     deinit {
-        XDamageDestroy(display.display, handle)
+        if !display.isLost { XDamageDestroy(display.display, handle) }
     }
 }

@@ -23,17 +23,25 @@ public final class X11Display: @unchecked Sendable {
     let display: OpaquePointer
     public let name: String
     let root: Window
+    /// Set by Xlib's exit handler when the connection to the server breaks.
+    private let lost = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
 
     /// Opens the display (`nil`: `$DISPLAY`). Wraps `XOpenDisplay`.
     public init(name: String?) throws(CaptureError) {
         CX11_installErrorHandler()
         guard let display = XOpenDisplay(name) else {
+            lost.deallocate()
             throw .noDisplay(name ?? "(DISPLAY is not set)")
         }
         self.display = display
         self.name = String(cString: XDisplayString(display))
         root = XDefaultRootWindow(display)
+        lost.initialize(to: 0)
+        CX11_watchConnection(display, lost)
     }
+
+    /// True once the X server went away (or closed the connection): nothing more can be read.
+    var isLost: Bool { lost.pointee != 0 }
 
     public var screenWidth: Int { Int(XDisplayWidth(display, XDefaultScreen(display))) }
     public var screenHeight: Int { Int(XDisplayHeight(display, XDefaultScreen(display))) }
@@ -99,6 +107,11 @@ public final class X11Display: @unchecked Sendable {
     }
 
     deinit {
+        // Closing a connection whose server went away blocks in Xlib for good: it is left as it is
+        // (one small allocation, once per loss) and only its flag freed... which Xlib may still
+        // write, so that stays too.
+        guard !isLost else { return }
         XCloseDisplay(display)
+        lost.deallocate()
     }
 }
