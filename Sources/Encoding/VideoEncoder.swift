@@ -56,12 +56,19 @@ public final class VideoEncoder {
         stream = try codec.streamDescription()
     }
 
-    /// Encodes one frame, forcing an IDR on the keyframe grid. Wraps `avcodec_send_frame`.
+    /// Encodes one frame, forcing an IDR on the keyframe grid: on the first frame at or past each
+    /// grid point, as the frame on it may have been dropped when encoding fell behind (a segment
+    /// would otherwise run on to the next grid point, twice its length). Wraps `avcodec_send_frame`.
     public func encode(_ frame: VideoFrame) throws -> [EncodedPacket] {
-        let onGrid = frame.index % Int64(settings.keyframeInterval) == 0
-        frame.frame.pointee.pict_type = onGrid ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+        let interval = Int64(settings.keyframeInterval)
+        let keyframe = frame.index >= nextKeyframe
+        if keyframe { nextKeyframe = (frame.index / interval + 1) * interval }
+        frame.frame.pointee.pict_type = keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
         return try codec.encode(frame.frame).map(Self.lastingOneFrame)
     }
+
+    /// The grid point of the next forced IDR, in frames.
+    private var nextKeyframe: Int64 = 0
 
     /// Drains the frames still in the encoder.
     public func flush() throws -> [EncodedPacket] {

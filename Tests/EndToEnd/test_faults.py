@@ -1,6 +1,7 @@
 """Faults injected for real: a publisher killed with SIGKILL and started again, and an --hls-dir
 disk that fills up or turns read-only (a small tmpfs, remounted)."""
 
+import json
 import os
 import signal
 import subprocess
@@ -270,3 +271,42 @@ def test_a_display_that_does_not_come_back_ends_the_broadcast_cleanly(tmp_path):
     final = folder_is_consistent(media)
     assert final.ended
     check_every_run_decodes(media / "media.m3u8")
+
+
+def test_a_starved_encoder_drops_frames_reports_it_and_keeps_the_stream_valid_and_in_sync(tmp_path):
+    # Three busy loops and onair, niced, on one core: 1080p cannot be encoded at 30 fps there.
+    hogs = [subprocess.Popen(["taskset", "-c", "0", "python3", "-c", "while True: pass"]) for _ in range(3)]
+    try:
+        publisher = Publisher("--source", "test", "--size", "1920x1080", "--segment-duration", "1",
+                              "--playlist-size", "30", "--duration", "12s", "--hls-dir", str(tmp_path),
+                              prefix=("taskset", "-c", "0", "nice", "-n", "10"))
+        try:
+            assert publisher.process.wait(timeout=90) == 0
+        finally:
+            publisher.kill()
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+    output = publisher.output()
+    assert "[encoder_overloaded] the encoder cannot keep up:" in output
+    dropped = int(output.split(" repeated, ")[1].split(" dropped")[0])
+    assert dropped > 0
+    media = tmp_path / "live/demo"
+    final = folder_is_consistent(media)
+    assert final.ended
+    check_media_playlist(final, "fmp4", window=30)
+    assert abs(final.duration - 12) < 0.1, "every grid point still ends a segment"
+    data = (media / "init.mp4").read_bytes() + b"".join((media / s["uri"]).read_bytes() for s in final.segments)
+    packets = json.loads(subprocess.run(
+        ["ffprobe", "-v", "error", "-of", "json", "-show_entries", "packet=stream_index,pts_time,duration_time", "-"],
+        input=data, capture_output=True, check=True).stdout)["packets"]
+    video = [float(p["pts_time"]) for p in packets if p["stream_index"] == 0]
+    audio = [(float(p["pts_time"]), float(p["duration_time"])) for p in packets if p["stream_index"] == 1]
+    assert len(video) <= 360 - dropped + 1
+    # Sound is never dropped: each AAC frame follows the one before, to the sample.
+    for (start, length), (after, _) in zip(audio, audio[1:]):
+        assert abs(after - (start + length)) < 0.001
+    # Both tracks cover the same span of the one clock: in sync within 45 ms at both ends.
+    assert abs(audio[0][0] - video[0]) < 0.045
+    assert abs((audio[-1][0] + audio[-1][1]) - (video[-1] + 1 / 30)) < 0.045

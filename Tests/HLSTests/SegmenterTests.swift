@@ -73,3 +73,34 @@ import Testing
         #expect(segmenter.finish().isEmpty)
     }
 }
+
+@Suite struct SegmenterGridTests {
+    /// 1 s segments at 30 fps; the frames on two grid points were dropped, so their keyframes come a frame late.
+    @Test func aSegmentThatStartsAFrameLateStillEndsOnTheGrid() {
+        var segmenter = Segmenter(configuration: .init(segmentDuration: 1, frameDuration: 1.0 / 30))
+        var closed: [Segmenter.ClosedSegment] = []
+        let dropped: Set<Int> = [30, 31, 60]
+        for frame in 0..<120 where !dropped.contains(frame) {
+            // The encoder forces an IDR on the first frame at or past each grid point.
+            let keyframe = frame % 30 == 0 || frame == 32 || frame == 61
+            for event in segmenter.accept(kind: .video, time: Double(frame) / 30, isKeyframe: keyframe) {
+                if case .segmentEnded(let segment) = event { closed.append(segment) }
+            }
+        }
+        #expect(closed.map { Int(($0.start * 30).rounded()) } == [0, 32, 61])
+        #expect(closed.map { Int(($0.duration * 30).rounded()) } == [32, 29, 29])
+    }
+
+    @Test func whenTheFirstFramesAreDroppedTheGridStillStartsAtZero() {
+        var segmenter = Segmenter(configuration: .init(segmentDuration: 1, frameDuration: 1.0 / 30))
+        var closed: [Segmenter.ClosedSegment] = []
+        for frame in 2..<70 where frame != 30 {
+            let keyframe = frame == 2 || frame == 31 || frame == 60
+            for event in segmenter.accept(kind: .video, time: Double(frame) / 30, isKeyframe: keyframe) {
+                if case .segmentEnded(let segment) = event { closed.append(segment) }
+            }
+        }
+        #expect(closed.map { Int(($0.start * 30).rounded()) } == [2, 31])
+        #expect(closed.map { Int(($0.duration * 30).rounded()) } == [29, 29])
+    }
+}

@@ -3,7 +3,10 @@ public import Media
 /// Decides where segments and fragments end, from the packets as they reach the muxer.
 ///
 /// A segment ends before the first video keyframe at or past the segment grid (the encoder
-/// puts IDRs only there), so every segment starts with an IDR. A segment is a list of
+/// puts IDRs only there), so every segment starts with an IDR. The grid is the encoder's, counted
+/// from media time 0, not from each segment's start: when the frame on a grid point was dropped
+/// (the encoder then makes the next frame the IDR), the segment that starts a frame late still
+/// ends on the next grid point. A segment is a list of
 /// fragments; with a part target, a fragment also ends before the first video frame at or
 /// past its own grid, which makes fragments the Low-Latency HLS parts.
 public struct Segmenter: Sendable, Equatable {
@@ -42,6 +45,9 @@ public struct Segmenter: Sendable, Equatable {
     public let configuration: Configuration
     private var segmentIndex = 0
     private var segmentStart: Double?
+    /// The grid point the open segment ends at (or after, at its first keyframe there), in
+    /// segment durations from media time 0.
+    private var segmentEndIndex = 1
     private var fragmentStart: Double?
     private var fragmentIndependent = false
     private var lastVideoTime: Double?
@@ -56,13 +62,15 @@ public struct Segmenter: Sendable, Equatable {
         guard kind == .video else { return [] }
         defer { lastVideoTime = time }
         let slack = configuration.frameDuration / 2
-        guard let segmentStart, let fragmentStart else {
+        guard segmentStart != nil, let fragmentStart else {
             self.segmentStart = time
             self.fragmentStart = time
+            segmentEndIndex = Int(((time + slack) / configuration.segmentDuration).rounded(.down)) + 1
             fragmentIndependent = isKeyframe
             return []
         }
-        if isKeyframe, time >= segmentStart + configuration.segmentDuration - slack {
+        if isKeyframe, time >= gridPoint(segmentEndIndex) - slack {
+            while gridPoint(segmentEndIndex) <= time + slack { segmentEndIndex += 1 }
             return [.segmentEnded(closeSegment(at: time, nextIndependent: true))]
         }
         if let part = configuration.partDuration, time >= fragmentStart + part - slack {
@@ -72,6 +80,10 @@ public struct Segmenter: Sendable, Equatable {
             return [event]
         }
         return []
+    }
+
+    private func gridPoint(_ index: Int) -> Double {
+        Double(index) * configuration.segmentDuration
     }
 
     /// Ends the open segment after the last video frame.
