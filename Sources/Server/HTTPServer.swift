@@ -14,6 +14,7 @@ public enum HTTPServer {
     ) throws -> some ApplicationProtocol {
         let controls = Dictionary(uniqueKeysWithValues: controls.map { ($0.channel, $0) })
         let router = Router(context: ServerContext.self)
+        router.add(middleware: RequestGuard())
         if let metrics {
             router.add(middleware: MetricsMiddleware())
             router.get("/metrics") { _, _ in

@@ -23,17 +23,24 @@ struct LiveRoutes {
     }
 
     private func serve(request: Request, context: ServerContext) async throws -> Response {
-        let channel = try context.parameters.require("channel")
-        let name = try context.parameters.require("file")
-        guard let store = directory.store(named: channel), var file = try await file(named: name, in: store, request)
-        else {
+        let channelName = try context.parameters.require("channel")
+        let fileName = try context.parameters.require("file")
+        let live: LiveRequest
+        do throws(LiveRequest.Problem) {
+            live = try LiveRequest.parse(channel: channelName, file: fileName, query: request.uri.query)
+        } catch {
+            throw HTTPError(error == .notFound ? .notFound : .badRequest, message: error.description)
+        }
+        let channel = live.channel
+        let name = live.file
+        guard let store = directory.store(named: channel), var file = try await file(for: live, in: store) else {
             throw HTTPError(.notFound, message: "No such channel or file.")
         }
         let now = Double(MediaClock.monotonicNanoseconds()) / 1e9
         if file.immutable {
             viewers.mediaRequested(channel: channel, at: now)
         } else {
-            let session = request.uri.queryParameters["session"].map(String.init)
+            let session = live.session
             let viewer = ViewerRegistry.viewerKey(
                 session: session, address: context.remoteAddress?.ipAddress,
                 userAgent: request.headers[.userAgent])
@@ -62,7 +69,8 @@ struct LiveRoutes {
     /// `_HLS_msn` (and `_HLS_part`) waits until the playlist holds that segment (part), and
     /// `_HLS_skip=YES` gets the delta update; a request for the hinted next part waits for it.
     /// Held at most three target durations, then 503.
-    func file(named name: String, in store: SegmentStore, _ request: Request) async throws -> SegmentStore.File? {
+    func file(for request: LiveRequest, in store: SegmentStore) async throws -> SegmentStore.File? {
+        let name = request.file
         guard store.configuration.partDuration != nil else { return store.file(named: name) }
         let timeout = Duration.seconds(3 * Double(store.configuration.targetDuration))
         if name.hasPrefix("part") {
@@ -71,32 +79,16 @@ struct LiveRoutes {
         guard name == SegmentStore.mediaPlaylistName, var file = store.file(named: name) else {
             return store.file(named: name)
         }
-        let query = request.uri.queryParameters
-        let msn = try Self.number(query["_HLS_msn"], name: "_HLS_msn")
-        let part = try Self.number(query["_HLS_part"], name: "_HLS_part")
-        let skip = query["_HLS_skip"].map(String.init)
-        guard skip == nil || skip == "YES" || skip == "v2" else {
-            throw HTTPError(.badRequest, message: "_HLS_skip must be YES or v2")
-        }
         do {
-            try store.checkReload(msn: msn, part: part)
+            try store.checkReload(msn: request.msn, part: request.part)
         } catch {
             throw HTTPError(.badRequest, message: error.description)
         }
-        if let msn, await !store.waitUntilListed(msn: msn, part: part, timeout: timeout) {
+        if let msn = request.msn, await !store.waitUntilListed(msn: msn, part: request.part, timeout: timeout) {
             throw HTTPError(.serviceUnavailable, message: "_HLS_msn=\(msn) did not come in three target durations")
         }
-        file.bytes = store.mediaPlaylist(skip: skip != nil)
+        file.bytes = store.mediaPlaylist(skip: request.skip != nil)
         return file
-    }
-
-    /// A query value that must be a whole number ≥ 0, or nil when absent.
-    static func number(_ value: Substring?, name: String) throws -> Int? {
-        guard let value else { return nil }
-        guard let number = Int(value), number >= 0 else {
-            throw HTTPError(.badRequest, message: "\(name) must be a whole number")
-        }
-        return number
     }
 
     /// True when an Accept-Encoding value lists gzip with a non-zero quality.

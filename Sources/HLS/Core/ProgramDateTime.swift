@@ -32,7 +32,9 @@ public enum ProgramDateTime {
             minute < 60, second < 60
         else { return nil }
         let days = daysSince1970(year: year, month: month, day: day)
-        return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond
+        let milliseconds = ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond
+        // Days past the end of their month (February 30th) are not dates.
+        return civilDate(daysSince1970: days) == (year, month, day) ? milliseconds : nil
     }
 
     /// Howard Hinnant's days-from-civil algorithm, the inverse of ``civilDate(daysSince1970:)``.

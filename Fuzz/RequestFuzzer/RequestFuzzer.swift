@@ -1,0 +1,67 @@
+// The request path and query parsing, and the playlist and date parsers a restart reads back,
+// under libFuzzer (scripts/fuzz.sh). Built without -DFUZZING it replays files given as arguments
+// (the committed corpus) through the same checks.
+import Foundation
+import HLS
+
+/// One input: `channel \n file \n query \n playlist text`. Returns 0; a broken promise traps.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    let fields = text.split(separator: "\n", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
+    let channel = fields.count > 0 ? fields[0] : ""
+    let file = fields.count > 1 ? fields[1] : ""
+    let query = fields.count > 2 ? fields[2] : nil
+
+    if let request = try? LiveRequest.parse(channel: channel, file: file, query: query) {
+        // Whatever is accepted names a file of the channel's store and nothing else.
+        for name in [request.channel, request.file] {
+            precondition(!name.isEmpty && !name.hasPrefix("."), "empty or hidden name accepted: \(name)")
+            precondition(!name.contains { "/\\\0%".contains($0) }, "a path-like name accepted: \(name)")
+        }
+        precondition(request.part == nil || request.msn != nil, "_HLS_part without _HLS_msn accepted")
+        precondition((request.msn ?? 0) >= 0 && (request.part ?? 0) >= 0, "a negative number accepted")
+    }
+
+    for candidate in [text] + fields {
+        if let milliseconds = ProgramDateTime.parse(candidate) {
+            precondition(ProgramDateTime.format(milliseconds: milliseconds) == candidate, "date not read back: \(candidate)")
+        }
+    }
+
+    if let playlist = MediaPlaylist.parse(fields.last ?? "") {
+        // What it reads, written out and read again, lists the same segments in the same order.
+        let again = MediaPlaylist.parse(playlist.render())
+        precondition(again?.segments.map(\.uri) == playlist.segments.map(\.uri), "playlist not read back")
+        precondition(again?.mediaSequence == playlist.mediaSequence, "media sequence not read back")
+    }
+    return 0
+}
+
+#if FUZZING
+    /// libFuzzer's entry point for programs that keep their own `main`.
+    @_silgen_name("LLVMFuzzerRunDriver")
+    func runFuzzer(
+        _ argc: UnsafeMutablePointer<Int32>,
+        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+        _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+    ) -> Int32
+#endif
+
+@main
+enum RequestFuzzer {
+    static func main() throws {
+        #if FUZZING
+            var argc = CommandLine.argc
+            var argv = CommandLine.unsafeArgv as UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+            exit(runFuzzer(&argc, &argv, fuzz))
+        #else
+            let paths = CommandLine.arguments.dropFirst()
+            for path in paths {
+                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+                _ = bytes.withUnsafeBufferPointer { fuzz($0.baseAddress, $0.count) }
+            }
+            print("replayed \(paths.count) inputs: no broken promise")
+        #endif
+    }
+}

@@ -1,0 +1,54 @@
+import Testing
+
+@testable import HLS
+
+@Suite struct LiveRequestTests {
+    func parse(_ file: String, _ query: String? = nil, channel: String = "demo") throws(LiveRequest.Problem)
+        -> LiveRequest
+    {
+        try LiveRequest.parse(channel: channel, file: file, query: query)
+    }
+
+    @Test func aPlainRequestNamesAChannelAndAFile() throws {
+        let request = try parse("seg12.m4s")
+        #expect(request.channel == "demo" && request.file == "seg12.m4s")
+        #expect(request.msn == nil && request.part == nil && request.skip == nil && request.session == nil)
+    }
+
+    @Test func lowLatencyDirectivesAndTheSessionAreRead() throws {
+        let request = try parse("media.m3u8", "_HLS_msn=12&_HLS_part=3&_HLS_skip=YES&session=ab-C_9&x=1")
+        #expect(request.msn == 12 && request.part == 3 && request.skip == .yes && request.session == "ab-C_9")
+        #expect(try parse("media.m3u8", "_HLS_skip=v2").skip == .v2)
+        #expect(try parse("media.m3u8", "_HLS_m%73n=4").msn == 4, "keys are percent-decoded")
+        #expect(try parse("media.m3u8", "session=not%20ours").session == nil, "an odd session is not echoed")
+        #expect(try parse("media.m3u8", "&&_HLS_later=1&").msn == nil, "unknown directives are ignored")
+    }
+
+    @Test(arguments: [
+        "_HLS_msn=x", "_HLS_msn=-1", "_HLS_msn=+1", "_HLS_msn=", "_HLS_msn=1e3", "_HLS_msn=1234567890",
+        "_HLS_msn=1&_HLS_part=-2", "_HLS_part=0", "_HLS_skip=NO", "_HLS_skip=yes", "_HLS_msn=1&_HLS_msn=2",
+        "_HLS_msn=%3", "_HLS_msn=%zz", "session=%C0%AF", "_HLS_msn=%00", "x=%zz", "%=1",
+    ])
+    func malformedQueriesAreRefused(query: String) {
+        #expect {
+            try parse("media.m3u8", query)
+        } throws: { error in
+            guard case .badQuery = error as? LiveRequest.Problem else { return false }
+            return true
+        }
+    }
+
+    @Test(arguments: [
+        "..", "../media.m3u8", "..%2Fmedia.m3u8", ".hidden", "a/b", "a\\b", "seg0.m4s\u{0}.txt", "%2e%2e", "", "é.m4s",
+        String(repeating: "a", count: 129),
+    ])
+    func namesThatAreNotPlainTokensAreNotFound(file: String) {
+        #expect(throws: LiveRequest.Problem.notFound) { try parse(file) }
+    }
+
+    @Test func channelsAreTokensToo() {
+        #expect(throws: LiveRequest.Problem.notFound) { try parse("media.m3u8", channel: "..") }
+        #expect(throws: LiveRequest.Problem.notFound) { try parse("media.m3u8", channel: "a.b") }
+        #expect(throws: LiveRequest.Problem.notFound) { try parse("media.m3u8", channel: String(repeating: "c", count: 65)) }
+    }
+}
