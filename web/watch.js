@@ -13,11 +13,17 @@
     const showEngine = () => ($("engine").textContent = player.engine === "native" ? "native HLS" : "onair MSE");
     showEngine();
 
-    const labels = { waiting: "waiting", live: "live", ended: "ended" };
-    stage.addEventListener("onair:state", (event) => {
+    const labels = { waiting: "waiting", live: "live", paused: "paused", ended: "ended" };
+    // The player knows live, waiting and ended from the playlist; a pause only the API tells.
+    let hostPaused = false;
+    const showState = () => {
+        const state = player.state === "live" && hostPaused ? "paused" : player.state;
+        $("state").dataset.state = state;
+        $("state").textContent = labels[state];
+    };
+    stage.addEventListener("onair:state", () => {
         showEngine();
-        $("state").dataset.state = event.detail;
-        $("state").textContent = labels[event.detail];
+        showState();
     });
 
     setInterval(() => {
@@ -37,6 +43,8 @@
             $("viewers").textContent = String(info.viewers);
             $("resolution").textContent = info.width + "×" + info.height + " · " + info.fps + " fps";
             $("uptime").textContent = clock(info.uptimeSeconds);
+            hostPaused = info.state === "paused";
+            if (player.state) showState();
         } catch (error) {
             // The server is away: the player says so; the facts keep their last values.
         }

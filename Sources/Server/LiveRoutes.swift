@@ -11,6 +11,7 @@ struct LiveRoutes {
     /// Sent on every response, not only to requests with an Origin: a segment cached from a
     /// plain request is then still usable by a page on another site.
     let allowOrigin: String
+    let bodies = BodyCache()
 
     func register(on router: Router<ServerContext>) {
         router.get("/live/:channel/:file") { request, context in
@@ -55,9 +56,13 @@ struct LiveRoutes {
             .cacheControl: file.immutable ? "public, max-age=31536000, immutable" : "no-cache",
             .accessControlAllowOrigin: allowOrigin,
         ]
-        var body = ByteBuffer(bytes: file.bytes)
-        if !file.immutable, Self.acceptsGzip(request.headers[.acceptEncoding]) {
-            body = try body.compress(with: .gzip())
+        let gzip = !file.immutable && Self.acceptsGzip(request.headers[.acceptEncoding])
+        // Variants of one file (a delta update, a session's playlist) are cached apart.
+        var key = channel + "/" + name
+        if live.skip != nil { key += "?skip" }
+        if name == SegmentStore.multivariantPlaylistName, let session = live.session { key += "?" + session }
+        let body = try bodies.body(for: key, bytes: file.bytes, gzip: gzip)
+        if gzip {
             headers[.contentEncoding] = "gzip"
             headers[.vary] = "Accept-Encoding"
         }

@@ -321,3 +321,22 @@ def test_a_restarted_channel_plays_on_across_the_discontinuity(page, engine, tmp
         page.get("about:blank")
     finally:
         second.kill()
+
+
+def test_a_paused_channel_says_so_and_shows_the_card(page):
+    token = "a-token-for-the-page-test"
+    publisher = Publisher("--segment-duration", "1", "--control-token", token)
+    try:
+        publisher.wait_for_segments(3)
+        page.get(f"{publisher.base}/watch/demo?engine=mse")
+        wait_for_playback(page, seconds=1, within=3)
+        assert publisher.control("pause", token=token).status == 200
+        wait_until(lambda: page.find_element(By.ID, "state").text == "PAUSED", 10, what="the badge to say paused")
+        # The card reaches the picture a hold-back later; it keeps playing meanwhile.
+        wait_for_playback(page, seconds=4, within=6)
+        save_screenshot(page, "watch-paused.png")
+        assert publisher.control("resume", token=token).status == 200
+        wait_until(lambda: page.find_element(By.ID, "state").text == "LIVE", 10, what="the badge to say live")
+        page.get("about:blank")
+    finally:
+        publisher.kill()
