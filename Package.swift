@@ -92,7 +92,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // libFuzzer over request and playlist parsing: scripts/fuzz.sh; without it, a corpus replayer.
-        .executableTarget(name: "RequestFuzzer", dependencies: ["HLS"], path: "Fuzz/RequestFuzzer", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "RequestFuzzer", dependencies: ["HLS"], path: "Fuzz/RequestFuzzer", swiftSettings: swiftSettings),
         .testTarget(name: "HLSTests", dependencies: ["HLS"], swiftSettings: swiftSettings),
         .testTarget(name: "MediaTests", dependencies: ["Media", "Encoding", "Capture"], swiftSettings: swiftSettings),
         .testTarget(name: "EncodingTests", dependencies: ["Encoding", "Media"], swiftSettings: swiftSettings),

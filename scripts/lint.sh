@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = "--check" ]; then
-    swift format lint --strict --recursive Sources Tests Plugins Package.swift
+    swift format lint --strict --recursive Sources Tests Plugins Fuzz Package.swift
 else
-    swift format format --in-place --recursive Sources Tests Plugins Package.swift
+    swift format format --in-place --recursive Sources Tests Plugins Fuzz Package.swift
 fi

@@ -25,7 +25,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 
     for candidate in [text] + fields {
         if let milliseconds = ProgramDateTime.parse(candidate) {
-            precondition(ProgramDateTime.format(milliseconds: milliseconds) == candidate, "date not read back: \(candidate)")
+            precondition(
+                ProgramDateTime.format(milliseconds: milliseconds) == candidate, "date not read back: \(candidate)")
         }
     }
 

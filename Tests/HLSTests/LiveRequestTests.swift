@@ -49,6 +49,8 @@ import Testing
     @Test func channelsAreTokensToo() {
         #expect(throws: LiveRequest.Problem.notFound) { try parse("media.m3u8", channel: "..") }
         #expect(throws: LiveRequest.Problem.notFound) { try parse("media.m3u8", channel: "a.b") }
-        #expect(throws: LiveRequest.Problem.notFound) { try parse("media.m3u8", channel: String(repeating: "c", count: 65)) }
+        #expect(throws: LiveRequest.Problem.notFound) {
+            try parse("media.m3u8", channel: String(repeating: "c", count: 65))
+        }
     }
 }

@@ -72,7 +72,7 @@ public final class ScreenSource: VideoSource, @unchecked Sendable {
             let frame = try read(index: index, at: seconds)
             if display.isLost { return lose(at: seconds) }
             return frame
-        } catch where display.isLost {
+        } catch  where display.isLost {
             return lose(at: seconds)
         }
     }
@@ -96,7 +96,8 @@ public final class ScreenSource: VideoSource, @unchecked Sendable {
             if seconds - lostSince >= reconnectTimeout {
                 report(
                     .captureInterrupted,
-                    "the X server of \(display.name) did not come back in \(Int(reconnectTimeout)) s: ending the broadcast")
+                    "the X server of \(display.name) did not come back in \(Int(reconnectTimeout)) s: ending the broadcast"
+                )
                 stop.requestStop(at: seconds)
             }
             return false

@@ -72,7 +72,8 @@ public struct LiveRequest: Sendable, Equatable {
 
     /// A whole number from 0 to 999,999,999, written in plain digits.
     private static func number(_ value: String, name: String) throws(Problem) -> Int {
-        guard (1...9).contains(value.utf8.count), value.utf8.allSatisfy({ (48...57).contains($0) }), let number = Int(value)
+        guard (1...9).contains(value.utf8.count), value.utf8.allSatisfy({ (48...57).contains($0) }),
+            let number = Int(value)
         else { throw .badQuery("\(name) must be a whole number") }
         return number
     }
