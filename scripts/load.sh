@@ -25,7 +25,7 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 onair_port=$(free_port)
 nginx_port=$(free_port)
 # A long playlist: the segment under load stays listed, and on disk, for the whole run.
-.build/release/onair publish --channel load --host 127.0.0.1 --port "$onair_port" --playlist-size 60 \
+"${ONAIR_BINARY:-.build/release/onair}" publish --channel load --host 127.0.0.1 --port "$onair_port" --playlist-size 60 \
     --hls-dir "$work/hls" --log-level warning >"$work/onair.log" 2>&1 &
 onair_pid=$!
 for _ in $(seq 100); do

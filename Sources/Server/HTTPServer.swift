@@ -14,9 +14,10 @@ public enum HTTPServer {
     ) throws -> some ApplicationProtocol {
         let controls = Dictionary(uniqueKeysWithValues: controls.map { ($0.channel, $0) })
         let router = Router(context: ServerContext.self)
-        router.add(middleware: RequestGuard())
+        router.add(
+            middleware: RequestGate(
+                allowOrigin: configuration.allowOrigin, metrics: metrics.map { _ in RequestMetrics() }))
         if let metrics {
-            router.add(middleware: MetricsMiddleware())
             router.get("/metrics") { _, _ in
                 metrics.refresh()
                 return Response(
@@ -25,10 +26,6 @@ public enum HTTPServer {
                     body: .init(byteBuffer: ByteBuffer(bytes: metrics.registry.emitToBuffer())))
             }
         }
-        router.add(
-            middleware: CORSMiddleware(
-                allowOrigin: .custom(configuration.allowOrigin), allowHeaders: [.authorization, .contentType],
-                allowMethods: [.get, .head, .options, .post]))
         LiveRoutes(directory: directory, viewers: viewers, allowOrigin: configuration.allowOrigin).register(on: router)
         let web = WebRoutes(directory: directory, viewers: viewers, files: EmbeddedFiles(), controls: controls)
         web.register(on: router)

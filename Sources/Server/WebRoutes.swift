@@ -13,12 +13,16 @@ struct WebRoutes {
     let controls: [String: any ChannelControl]
 
     func register(on router: Router<ServerContext>) {
-        router.add(
-            middleware: FileMiddleware(
-                fileProvider: files, urlBasePath: "/web",
-                cacheControl: .init([
-                    (MediaType(type: .any), [.noCache])
-                ])))
+        // Only requests under /web pass the file middleware: a group's middleware runs for its routes.
+        router.group("/web")
+            .add(
+                middleware: FileMiddleware(
+                    fileProvider: files, urlBasePath: "/web",
+                    cacheControl: .init([
+                        (MediaType(type: .any), [.noCache])
+                    ]))
+            )
+            .get("**") { _, _ -> Response in throw HTTPError(.notFound, message: "No such file.") }
         router.get("/") { _, _ in files.page("index.html") }
         router.get("/watch/:channel") { _, _ in files.page("watch.html") }
         router.get("/embed/:channel") { _, _ in files.page("embed.html") }
