@@ -56,4 +56,12 @@ print(f"period: {slope:.7f} s ({(slope - 1) * 1e6:+.1f} ppm)")
 print(f"drift over {minutes:.0f} min: {(slope - 1) * minutes * 60 * 1000:+.1f} ms")
 print(f"largest step from the fit: {max(abs(r) for r in residuals) * 1000:.1f} ms")
 print(f"period over the first tenth {(first[-1] - first[0]) / (len(first) - 1):.6f} s, the last tenth {(last[-1] - last[0]) / (len(last) - 1):.6f} s")
+# The beeps are one second apart on the sound server's clock, which is the system clock the video
+# frames are stamped from: how far each lands from its place, against the first, is how far sound
+# moved against the picture.
+offsets = [(onset - onsets[0] - round(onset - onsets[0])) * 1000 for onset in onsets]
+settled = offsets[120:] or offsets
+print(f"sound against the picture, from the first beep: {min(offsets):+.1f} to {max(offsets):+.1f} ms "
+      f"(range {max(offsets) - min(offsets):.1f} ms); after the first two minutes {min(settled):+.1f} to "
+      f"{max(settled):+.1f} ms (range {max(settled) - min(settled):.1f} ms)")
 PY
