@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(
-    pkg-config zlib1g-dev                                      # build
+    pkg-config zlib1g-dev gcc libc6-dev                        # build; a C compiler for a test's fault injector
     libavcodec-dev libavformat-dev libavutil-dev               # libav: H.264/AAC, muxers
     libswscale-dev libswresample-dev
     libx11-dev libxext-dev libxfixes-dev libxdamage-dev        # screen capture: Xlib, MIT-SHM, XFixes, XDamage

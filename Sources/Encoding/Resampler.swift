@@ -17,8 +17,10 @@ final class Resampler {
                 &sample.frame.pointee.ch_layout, AVSampleFormat(sample.frame.pointee.format),
                 sample.frame.pointee.sample_rate, 0, nil),
             "swr_alloc_set_opts2")
-        // Timestamp matching as libavfilter's aresample=async does: up to 48 samples a second.
+        // Timestamp matching as libavfilter's aresample=async does: up to 48 samples a second, and
+        // gaps over 20 ms (samples lost to an overrun) filled with silence at once.
         av_opt_set_double(UnsafeMutableRawPointer(context), "async", 48, 0)
+        av_opt_set_double(UnsafeMutableRawPointer(context), "min_hard_comp", 0.02, 0)
         do {
             try check(swr_init(context), "swr_init")
         } catch {

@@ -1,9 +1,12 @@
 """Capturing real sound: PulseAudio null sinks fed with tones, captured through ALSA, checked in
 what a viewer decodes."""
 
+import json
 import math
+import re
 import struct
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -126,3 +129,35 @@ def test_devices_lists_sound_capture_devices(sound):
     result = run_onair("devices", env=sound.env)
     assert result.returncode == 0
     assert "sound capture devices (--audio, --audio-mix):" in result.stdout and "  pulse" in result.stdout
+
+
+def test_overruns_are_recovered_counted_and_leave_sound_in_step(sound, tmp_path):
+    # Every 100th read reports an overrun; the real device is re-prepared and loses what it held.
+    library = tmp_path / "xrun.so"
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(library), str(Path(__file__).parent / "native/xrun.c"),
+                    "-ldl"], check=True)
+    publisher = Publisher("--source", "test", "--size", "320x180", "--duration", "10s", "--hls-dir", str(tmp_path),
+                          "--audio", "pulse:desk.monitor",
+                          env={**sound.env, "LD_PRELOAD": str(library), "ONAIR_XRUN_EVERY": "100"})
+    output = finish(publisher)
+    overruns = int(re.search(r"(\d+) overruns \(samples lost while onair was held up\), recovered", output).group(1))
+    assert overruns >= 3
+    media = tmp_path / "live/demo"
+    final = MediaPlaylist((media / "media.m3u8").read_text())
+    assert final.ended and abs(final.duration - 10) < 0.1, "the stream kept its length"
+    data = (media / "init.mp4").read_bytes() + b"".join((media / s["uri"]).read_bytes() for s in final.segments)
+    packets = json.loads(subprocess.run(
+        ["ffprobe", "-v", "error", "-of", "json", "-show_entries", "packet=stream_index,pts_time,duration_time", "-"],
+        input=data, capture_output=True, check=True).stdout)["packets"]
+    audio = [(float(p["pts_time"]), float(p.get("duration_time", 1024 / 48000))) for p in packets
+             if p["stream_index"] == 1]
+    video = [float(p["pts_time"]) for p in packets if p["stream_index"] == 0]
+    # The lost samples became silence in place: one unbroken run of AAC frames (after the first,
+    # which the muxer puts at 0 however late the device started)...
+    for (start, length), (after, _) in zip(audio[1:], audio[2:]):
+        assert abs(after - (start + length)) < 0.001
+    # ...that ends with the picture, within the lip-sync window (sound 45 ms early to 125 ms late):
+    # had the lost samples not been made up, every overrun would have left sound further behind.
+    assert -0.045 <= (audio[-1][0] + audio[-1][1]) - (video[-1] + 1 / 30) <= 0.125
+    # And the device still sounds after them.
+    assert level(decoded_audio(tmp_path), 440) > 1500

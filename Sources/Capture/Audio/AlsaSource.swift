@@ -24,6 +24,9 @@ public final class AlsaSource: AudioSource, @unchecked Sendable {
     private var anchor: Int64?
     /// The smoothed drift of the device's clock against ours, in samples.
     private var drift = 0.0
+    /// Samples were lost (an overrun): the count jumps to where the clock says, and the encoder's
+    /// resampler fills the gap with silence, rather than sound running late from then on.
+    private var lostSamples = false
 
     /// Opens the device now, so a wrong name is refused before the broadcast starts.
     public init(
@@ -50,24 +53,26 @@ public final class AlsaSource: AudioSource, @unchecked Sendable {
         AlsaDevice.captureDevices()
     }
 
+    /// The next run of samples; nil once they reach the stop point. Samples arrive a device
+    /// latency after they were captured, so reading goes on that much past the stop, and sound
+    /// ends with the picture rather than a latency before it.
     public func read() throws -> AudioFrame? {
         while true {
             let now = clock.elapsed()
-            if stop.shouldStop(at: now) {
-                if overruns.current > 0 {
-                    warn(
-                        "audio device \(name): \(overruns.current) overruns (samples lost while onair was held up), recovered"
-                    )
-                }
-                return nil
+            // A device that stopped delivering still ends with the broadcast, two seconds late at most.
+            if stop.shouldStop(at: now - 2) { return end() }
+            guard let device else {
+                let silent = try silence(at: now)
+                return stop.shouldStop(at: Double(silent.position) / Double(layout.rate)) ? end() : silent
             }
-            guard let device else { return try silence(at: now) }
             let frame = try AudioFrame(
                 format: layout.format, sampleRate: layout.rate, channelCount: layout.channels,
                 sampleCount: layout.period, position: 0)
             let count: Int
+            let overrunsBefore = overruns.current
             do {
                 count = try device.read(into: frame, overruns: overruns)
+                if overruns.current > overrunsBefore { lostSamples = true }
             } catch {
                 report(
                     .audioDeviceLost,
@@ -83,6 +88,10 @@ public final class AlsaSource: AudioSource, @unchecked Sendable {
             guard captured >= 0 else { continue }
             let measured = captured * Double(layout.rate)
             if anchor == nil { anchor = Int64(measured.rounded()) }
+            if lostSamples {
+                self.count = max(self.count, Int64(measured.rounded()) - anchor! - Int64(drift.rounded()))
+                lostSamples = false
+            }
             let counted = anchor! + self.count
             // A time constant of ~20 s at 50 reads a second: jitter averages out, drift does not.
             // The correction never moves faster than 0.05 % of the samples read, so the resampler
@@ -93,8 +102,17 @@ public final class AlsaSource: AudioSource, @unchecked Sendable {
             drift += min(limit, max(-limit, step))
             frame.position = counted + Int64(drift.rounded())
             self.count += Int64(count)
+            if stop.shouldStop(at: Double(frame.position) / Double(layout.rate)) { return end() }
             return frame
         }
+    }
+
+    /// The end of the stream, saying how many overruns there were.
+    private func end() -> AudioFrame? {
+        if overruns.current > 0 {
+            warn("audio device \(name): \(overruns.current) overruns (samples lost while onair was held up), recovered")
+        }
+        return nil
     }
 
     /// One period of silence, paced by the clock, while the device is away.
