@@ -17,7 +17,8 @@ if [ ! -x "$scratch/debug/RequestFuzzer" ]; then
     exit 1
 fi
 status=0
-"$scratch/debug/RequestFuzzer" -max_total_time="$seconds" -timeout=5 -print_final_stats=1 \
+# FUZZ_SEED makes a run repeatable (the tests use 1); 0, the default, is a new one each time.
+"$scratch/debug/RequestFuzzer" -max_total_time="$seconds" -seed="${FUZZ_SEED:-0}" -timeout=5 -print_final_stats=1 \
     -artifact_prefix="$scratch/" "$scratch/corpus" Fuzz/corpus >"$log" 2>&1 || status=$?
 grep -E "^Done|stat::number_of_executed_units|ERROR|SUMMARY|Fatal error|Test unit written" "$log" || true
 if [ "$status" -ne 0 ]; then

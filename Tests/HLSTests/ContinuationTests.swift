@@ -52,6 +52,10 @@ import Testing
         #expect(MediaPlaylist.parse("hello\n") == nil)
         #expect(MediaPlaylist.parse("#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:-1\n#EXT-X-TARGETDURATION:2\n") == nil)
         #expect(MediaPlaylist.parse("#EXTM3U\n#EXT-X-TARGETDURATION:2\nseg0.m4s\n") == nil, "a URI without EXTINF")
+        // Found by the fuzzer: a duration too large to write back.
+        #expect(MediaPlaylist.parse("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.e200,\nseg0.m4s\n") == nil)
+        #expect(MediaPlaylist.parse("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:inf,\nseg0.m4s\n") == nil)
+        #expect(MediaPlaylist.parse("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:nan,\nseg0.m4s\n") == nil)
     }
 
     @Test func programDateTimeReadsBackWhatItWrites() {

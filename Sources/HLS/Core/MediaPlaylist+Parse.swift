@@ -13,10 +13,11 @@ extension MediaPlaylist {
             case "#EXT-X-VERSION": playlist.version = Int(value) ?? 0
             case "#EXT-X-TARGETDURATION": playlist.targetDuration = Int(value) ?? 0
             case "#EXT-X-MEDIA-SEQUENCE":
-                guard let number = Int(value), number >= 0 else { return nil }
+                // Far below Int.max, so counting on from it cannot overflow.
+                guard let number = Int(value), (0..<(1 << 50)).contains(number) else { return nil }
                 playlist.mediaSequence = number
             case "#EXT-X-DISCONTINUITY-SEQUENCE":
-                guard let number = Int(value), number >= 0 else { return nil }
+                guard let number = Int(value), (0..<(1 << 50)).contains(number) else { return nil }
                 playlist.discontinuitySequence = number
             case "#EXT-X-MAP":
                 guard value.hasPrefix("URI=\""), value.hasSuffix("\""), value.count > 6 else { return nil }
@@ -27,7 +28,9 @@ extension MediaPlaylist {
                 guard let milliseconds = ProgramDateTime.parse(value) else { return nil }
                 pending.programDateTime = milliseconds
             case "#EXTINF":
-                guard let duration = Double(value.split(separator: ",").first ?? ""), duration >= 0 else { return nil }
+                // Seconds, as this program writes them: no exponents past a day, no infinities.
+                guard let duration = Double(value.split(separator: ",").first ?? ""), duration >= 0, duration <= 86_400
+                else { return nil }
                 pending.duration = duration
             case "#EXT-X-ENDLIST": playlist.ended = true
             default:
