@@ -37,12 +37,16 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); p
 media=$work/hls/live/drift
 # Every segment in order, init first; the beeps' onsets are where silence ends in the 1 kHz band.
 { cat "$media/init.mp4"; grep -v '^#' "$media/media.m3u8" | while read -r s; do cat "$media/$s"; done; } |
-    ffmpeg -v info -i - -map 0:a -af "bandpass=f=1000:width_type=h:w=200,silencedetect=n=-30dB:d=0.5" -f null - 2>&1 |
-    awk '/silence_end/ {print $5}' >"$work/onsets"
+    ffmpeg -nostats -v info -i - -map 0:a -af "bandpass=f=1000:width_type=h:w=200,silencedetect=n=-30dB:d=0.5" \
+        -f null - 2>&1 | grep -o "silence_end: [0-9.]*" | awk '{print $2}' >"$work/onsets"
+cp "$work/onsets" "${DRIFT_ONSETS:-/tmp/onair-drift-onsets.txt}"
 python3 - "$work/onsets" "$minutes" <<'PY'
 import sys
 onsets = [float(line) for line in open(sys.argv[1]) if line.strip()]
 minutes = float(sys.argv[2])
+# The end of the stream, cut in a silence, reads as one more onset: not a beep.
+if len(onsets) > 2 and onsets[-1] - onsets[-2] < 0.8:
+    onsets.pop()
 n = len(onsets)
 if n < 10:
     sys.exit(f"drift: only {n} beeps found")
