@@ -139,3 +139,14 @@ def make_certificate(folder):
                     "-keyout", str(folder / "key.pem"), "-out", str(folder / "cert.pem")],
                    check=True, capture_output=True)
     return folder / "cert.pem", folder / "key.pem"
+
+
+def segment_picture(media, sequence, width, height, frame=15):
+    """A picture of a published fMP4 segment in a folder (its 16th frame by default), as a function
+    from (x, y) to (r, g, b)."""
+    data = (media / "init.mp4").read_bytes() + (media / f"seg{sequence}.m4s").read_bytes()
+    raw = subprocess.run(["ffmpeg", "-v", "error", "-i", "-", "-vf", f"select=eq(n\\,{frame})", "-frames:v", "1",
+                          "-f", "rawvideo", "-pix_fmt", "rgb24", "-"], input=data, capture_output=True,
+                         check=True).stdout
+    assert len(raw) == width * height * 3, f"seg{sequence}: {len(raw)} bytes"
+    return lambda x, y: tuple(raw[(y * width + x) * 3:(y * width + x) * 3 + 3])

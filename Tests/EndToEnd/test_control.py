@@ -12,7 +12,7 @@ import threading
 import urllib.request
 from pathlib import Path
 
-from harness import STATE_HOME, Publisher, fetch, wait_until
+from harness import STATE_HOME, Publisher, fetch, segment_picture, wait_until
 from hls_rules import MediaPlaylist
 
 WIDTH, HEIGHT = 640, 360
@@ -40,20 +40,6 @@ def media(folder):
 
 def segment_data(folder, sequence):
     return (media(folder) / "init.mp4").read_bytes() + (media(folder) / f"seg{sequence}.m4s").read_bytes()
-
-
-def middle_frame(folder, sequence):
-    """RGB bytes of the middle frame of a segment."""
-    raw = subprocess.run(["ffmpeg", "-v", "error", "-i", "-", "-vf", "select=eq(n\\,15)", "-frames:v", "1",
-                          "-f", "rawvideo", "-pix_fmt", "rgb24", "-"], input=segment_data(folder, sequence),
-                         capture_output=True, check=True).stdout
-    assert len(raw) == WIDTH * HEIGHT * 3
-    return raw
-
-
-def pixel(frame, x, y):
-    offset = (y * WIDTH + x) * 3
-    return tuple(frame[offset:offset + 3])
 
 
 def loudness(folder, sequence):
@@ -107,13 +93,13 @@ def test_pause_shows_a_card_and_silence_and_resume_continues_the_timeline(tmp_pa
     output = publisher.output()
     assert TOKEN not in output, "a token given on the command line is not printed"
 
-    before, during, after = middle_frame(tmp_path, 0), middle_frame(tmp_path, paused_at + 1), \
-        middle_frame(tmp_path, resumed_at + 1)
+    before, during, after = (segment_picture(media(tmp_path), sequence, WIDTH, HEIGHT)
+                             for sequence in (0, paused_at + 1, resumed_at + 1))
     # The first colour bar (75 % grey) at 40 % brightness; the card's box in the middle.
-    assert all(c > 170 for c in pixel(before, 20, 20)) and all(c > 170 for c in pixel(after, 20, 20))
-    assert all(60 < c < 100 for c in pixel(during, 20, 20)), pixel(during, 20, 20)
-    assert all(c < 40 for c in pixel(during, WIDTH // 2, HEIGHT // 2 - 28)), "the card's dark box above its letters"
-    assert any(all(c > 200 for c in pixel(during, x, y)) for x in range(WIDTH // 2 - 60, WIDTH // 2 + 60)
+    assert all(c > 170 for c in before(20, 20)) and all(c > 170 for c in after(20, 20))
+    assert all(60 < c < 100 for c in during(20, 20)), during(20, 20)
+    assert all(c < 40 for c in during(WIDTH // 2, HEIGHT // 2 - 28)), "the card's dark box above its letters"
+    assert any(all(c > 200 for c in during(x, y)) for x in range(WIDTH // 2 - 60, WIDTH // 2 + 60)
                for y in range(HEIGHT // 2 - 8, HEIGHT // 2 + 8)), "white letters on the card"
 
     assert loudness(tmp_path, 0) > 1000 and loudness(tmp_path, resumed_at + 1) > 1000

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import Publisher, wait_until
+from harness import Publisher, segment_picture, wait_until
 from hls_rules import MediaPlaylist, check_media_playlist
 
 SMALL = ["--source", "test", "--size", "640x360", "--segment-duration", "1"]
@@ -192,16 +192,6 @@ def test_a_read_only_disk_is_survived_and_mirroring_resumes(small_disk):
     assert publisher.output().count("[disk_write_failed]") == 1
 
 
-def picture(media, sequence, width=640, height=360):
-    """RGB bytes of the middle frame of a segment in the folder."""
-    data = (media / "init.mp4").read_bytes() + (media / f"seg{sequence}.m4s").read_bytes()
-    raw = subprocess.run(["ffmpeg", "-v", "error", "-i", "-", "-vf", "select=eq(n\\,15)", "-frames:v", "1",
-                          "-f", "rawvideo", "-pix_fmt", "rgb24", "-"], input=data, capture_output=True,
-                         check=True).stdout
-    assert len(raw) == width * height * 3
-    return lambda x, y: tuple(raw[(y * width + x) * 3:(y * width + x) * 3 + 3])
-
-
 def near(colour, expected, tolerance=16):
     return all(abs(a - b) <= tolerance for a, b in zip(colour, expected))
 
@@ -226,12 +216,12 @@ def test_the_x_server_going_away_shows_a_card_and_capture_resumes_when_it_return
     returned = None
     try:
         wait_until(lambda: newest(media) >= 1, 30, what="two segments of the screen")
-        assert near(picture(media, 1)(20, 20), (0x33, 0x66, 0xcc))
+        assert near(segment_picture(media, 1, 640, 360)(20, 20), (0x33, 0x66, 0xcc))
         server.stop()
         wait_until(lambda: "[capture_interrupted]" in publisher.output(), 10, what="capture_interrupted")
         lost_at = newest(media)
         wait_until(lambda: newest(media) >= lost_at + 3, 30, what="segments while the display is away")
-        card = picture(media, lost_at + 2)
+        card = segment_picture(media, lost_at + 2, 640, 360)
         # The last picture at 40 %, and the card's dark box in the middle.
         assert near(card(20, 20), (0x33 * 2 // 5, 0x66 * 2 // 5, 0xcc * 2 // 5), 12), card(20, 20)
         assert all(c < 40 for c in card(320, 150)), card(320, 150)
@@ -242,7 +232,7 @@ def test_the_x_server_going_away_shows_a_card_and_capture_resumes_when_it_return
         wait_until(lambda: "[capture_recovered]" in publisher.output(), 15, what="capture_recovered")
         back_at = newest(media)
         wait_until(lambda: newest(media) >= back_at + 2, 30, what="segments after the display returned")
-        assert near(picture(media, back_at + 2)(20, 20), (0x22, 0xaa, 0x44))
+        assert near(segment_picture(media, back_at + 2, 640, 360)(20, 20), (0x22, 0xaa, 0x44))
         assert publisher.stop() == 0
     finally:
         publisher.kill()
