@@ -136,18 +136,20 @@ public final class Broadcast: Sendable {
             }
             return MetricsEndpoint(registry: registry, refresh: counts.refresh)
         }
+        let url = config.server.watchURL(channel: config.channel)
+        // Said once the server answers, so the address it gives can be opened at once.
         let server = try HTTPServer.application(
             directory: directory, viewers: viewers, controls: [control], metrics: metricsEndpoint,
-            configuration: config.server, logger: logger)
-        let url = config.server.watchURL(channel: config.channel)
+            configuration: config.server, logger: logger
+        ) {
+            hub.report(
+                .started,
+                "publishing channel \(config.channel): watch at \(url), playlist \(config.server.playlistURL(channel: config.channel))"
+            )
+        }
         let status = StatusReporter(
             store: store, stats: stats, url: url, paused: pause, interactive: showStatus, report: hub.reporter,
             logger: logger)
-
-        hub.report(
-            .started,
-            "publishing channel \(config.channel): watch at \(url), playlist \(config.server.playlistURL(channel: config.channel))"
-        )
         // Shutdown runs in reverse order: the pipeline finishes its last segment while the server still answers,
         // and the server stays while viewers fetch the end of the stream.
         let group = ServiceGroup(

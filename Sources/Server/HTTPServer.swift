@@ -7,10 +7,12 @@ public import Logging
 /// The built-in HTTP server: playlists and segments from memory, the watch, embed and index
 /// pages, and the channel API.
 public enum HTTPServer {
-    /// The Hummingbird application, ready to run as a Service.
+    /// The Hummingbird application, ready to run as a Service; `onListening` runs once it accepts
+    /// connections.
     public static func application(
         directory: ChannelDirectory, viewers: ViewerRegistry, controls: [any ChannelControl] = [],
-        metrics: MetricsEndpoint? = nil, configuration: ServerConfiguration, logger: Logger
+        metrics: MetricsEndpoint? = nil, configuration: ServerConfiguration, logger: Logger,
+        onListening: @escaping @Sendable () async -> Void = {}
     ) throws -> some ApplicationProtocol {
         let controls = Dictionary(uniqueKeysWithValues: controls.map { ($0.channel, $0) })
         let router = Router(context: ServerContext.self)
@@ -40,6 +42,7 @@ public enum HTTPServer {
             router: router,
             server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "onair"),
+            onServerRunning: { _ in await onListening() },
             logger: logger)
     }
 }

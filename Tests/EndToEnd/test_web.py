@@ -206,14 +206,18 @@ def test_mse_player_catches_up_after_falling_behind(page, live):
 
 def test_index_lists_the_channel_and_updates_itself(page, live):
     page.get(f"{live.base}/")
-    row = wait_until(lambda: page.find_elements(By.CSS_SELECTOR, 'tr[data-channel="demo"]'), 10,
-                     what="the channel listed")[0]
-    cells = [cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+
+    def row():
+        # Read in one step: the page replaces its rows as it updates itself.
+        return page.execute_script("""
+            const row = document.querySelector('tr[data-channel="demo"]');
+            return row && {cells: [...row.cells].map(cell => cell.innerText), link: row.querySelector('a').href};
+        """)
+    listed = wait_until(row, 10, what="the channel listed")
+    cells = listed["cells"]
     assert cells[0] == "demo" and cells[1] == "LIVE" and cells[3] == "1280×720 · 30 fps"
-    assert row.find_element(By.TAG_NAME, "a").get_attribute("href") == f"{live.base}/watch/demo"
-    uptime = cells[2]
-    wait_until(lambda: page.find_element(By.CSS_SELECTOR, 'tr[data-channel="demo"] td:nth-child(3)').text != uptime,
-               5, what="the uptime to move on without a reload")
+    assert listed["link"] == f"{live.base}/watch/demo"
+    wait_until(lambda: row()["cells"][2] != cells[2], 5, what="the uptime to move on without a reload")
 
 
 def test_watch_page_fits_a_phone_and_works_from_the_keyboard(page, live):
