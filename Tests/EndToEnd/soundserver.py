@@ -1,11 +1,15 @@
 """A real PulseAudio server in user mode with two null sinks, reached through ALSA's pulse plugin
-as `pulse:desk.monitor` and `pulse:mic.monitor`, fed with tones by paplay."""
+as `pulse:desk.monitor` and `pulse:mic.monitor`, fed with tones by paplay; and a reference
+recorder that dates what a sink played on the wall clock."""
 
 import math
 import os
+import re
 import struct
 import subprocess
 import tempfile
+import threading
+import time
 import wave
 from pathlib import Path
 
@@ -22,6 +26,68 @@ def tone(path, frequency, seconds=60, rate=44100, amplitude=8000):
             sample = int(amplitude * math.sin(2 * math.pi * frequency * i / rate))
             frames += struct.pack("<hh", sample, sample)
         out.writeframes(bytes(frames))
+
+
+def beeps(path, seconds=60, rate=44100, amplitude=8000):
+    """1 kHz for the first 100 ms of every second, silence between."""
+    with wave.open(str(path), "wb") as out:
+        out.setnchannels(2)
+        out.setsampwidth(2)
+        out.setframerate(rate)
+        frames = bytearray()
+        for i in range(rate * seconds):
+            on = i % rate < rate // 10
+            sample = int(amplitude * math.sin(2 * math.pi * 1000 * i / rate)) if on else 0
+            frames += struct.pack("<hh", sample, sample)
+        out.writeframes(bytes(frames))
+
+
+def onsets(*source, data=None, end):
+    """Where each beep starts, in seconds of the source's own time: where silence ends in the 1 kHz
+    band, before `end`, the source's length (a source cut in a silence seems to end one there too)."""
+    output = subprocess.run(
+        ["ffmpeg", "-nostats", "-v", "info", *source, "-map", "0:a",
+         "-af", "bandpass=f=1000:width_type=h:w=200,silencedetect=n=-30dB:d=0.5", "-f", "null", "-"],
+        input=data, capture_output=True, check=True).stderr.decode()
+    return [t for t in map(float, re.findall(r"silence_end: ([0-9.]+)", output)) if t < end - 0.1]
+
+
+class Listener:
+    """Records a sink's sound with parec, 10 ms at a time, noting the wall-clock time each block
+    arrives. A block arrives a little after its last sample played, never before, so the earliest
+    arrival around a moment, less the samples after it, dates that moment to a few milliseconds."""
+
+    RATE = 44100
+
+    def __init__(self, server, sink):
+        self.process = subprocess.Popen(
+            ["parec", f"--device={sink}.monitor", "--latency-msec=10", "--format=s16le", "--channels=1",
+             f"--rate={self.RATE}", "--raw"], env={**os.environ, **server.env}, stdout=subprocess.PIPE)
+        self.raw = bytearray()
+        self.arrivals = []
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self):
+        while chunk := os.read(self.process.stdout.fileno(), 1 << 16):
+            now = time.time()
+            self.raw += chunk
+            self.arrivals.append((len(self.raw) // 2 / self.RATE, now))
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait()
+        self.thread.join()
+
+    def wall_time(self, seconds):
+        """When the sample `seconds` into the recording played, as a Unix time."""
+        return min(arrived - end for end, arrived in self.arrivals if abs(end - seconds) < 5) + seconds
+
+    def heard_onsets(self):
+        """The wall-clock times at which beeps started playing."""
+        raw = bytes(self.raw)
+        return [self.wall_time(t) for t in onsets("-f", "s16le", "-ar", str(self.RATE), "-ac", "1", "-i", "-",
+                                                  data=raw, end=len(raw) / 2 / self.RATE)]
 
 
 class SoundServer:

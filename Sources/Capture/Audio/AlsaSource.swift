@@ -3,11 +3,11 @@ public import Media
 /// Sound from an ALSA capture device (`default`, `pulse`, `hw:1,0`, `plughw:…`).
 ///
 /// Each run of samples is positioned by the sample count since the first read, which is anchored
-/// to the broadcast clock. The device's clock drifts from ours, so the count is corrected by the
-/// long-term average of (clock − count), which moves slowly enough for the encoder's resampler to
-/// absorb by stretching or squeezing the samples inaudibly (drift compensation): no buffer is
-/// stamped from a bare, jittery clock read. Overruns are recovered and counted; a device that
-/// disappears is replaced by silence, with a warning, and reopened once a second.
+/// to the broadcast clock and corrected by a `DeviceClockTracker`: the device's clock drifting
+/// from ours is absorbed slowly (the encoder's resampler stretches or squeezes inaudibly), a step
+/// (a latency report settling, samples lost upstream) at once; no buffer is stamped from a bare,
+/// jittery clock read. Overruns are recovered and counted; a device that disappears is replaced
+/// by silence, with a warning, and reopened once a second.
 public final class AlsaSource: AudioSource, @unchecked Sendable {
     public let name: String
     public let overruns = Counter()
@@ -22,8 +22,8 @@ public final class AlsaSource: AudioSource, @unchecked Sendable {
     /// Samples read since the anchor, and the anchor's position.
     private var count: Int64 = 0
     private var anchor: Int64?
-    /// The smoothed drift of the device's clock against ours, in samples.
-    private var drift = 0.0
+    /// How far the device's count is from our clock, in samples.
+    private var tracker: DeviceClockTracker
     /// Samples were lost (an overrun): the count jumps to where the clock says, and the encoder's
     /// resampler fills the gap with silence, rather than sound running late from then on.
     private var lostSamples = false
@@ -41,6 +41,7 @@ public final class AlsaSource: AudioSource, @unchecked Sendable {
         let device = try AlsaDevice(name: name)
         self.device = device
         layout = (device.format, device.rate, device.channels, device.periodFrames)
+        tracker = DeviceClockTracker(rate: device.rate, readsPerSecond: device.rate / device.periodFrames)
     }
 
     /// Opens and closes the device: whether it can be captured from, checked before anything starts.
@@ -83,28 +84,33 @@ public final class AlsaSource: AudioSource, @unchecked Sendable {
             }
             guard count > 0 else { continue }
             frame.keepFirst(count)
-            let captured = clock.elapsed() - Double(device.delay + count) / Double(layout.rate)
+            let returned = clock.elapsed()
+            let captured = returned - Double(backlog(device, waited: returned - now) + count) / Double(layout.rate)
             // Samples from before the broadcast began (the device was opened a moment earlier).
             guard captured >= 0 else { continue }
             let measured = captured * Double(layout.rate)
             if anchor == nil { anchor = Int64(measured.rounded()) }
             if lostSamples {
-                self.count = max(self.count, Int64(measured.rounded()) - anchor! - Int64(drift.rounded()))
+                self.count = max(self.count, Int64(measured.rounded()) - anchor! - Int64(tracker.correction.rounded()))
                 lostSamples = false
             }
             let counted = anchor! + self.count
-            // A time constant of ~20 s at 50 reads a second: jitter averages out, drift does not.
-            // The correction never moves faster than 0.05 % of the samples read, so the resampler
-            // absorbs it by stretching (inaudible) and never by cutting or padding (a glitch);
-            // real clock drift is far slower (crystals differ by ~0.01 %).
-            let step = (measured - Double(counted) - drift) / 1000
-            let limit = Double(count) * 0.0005
-            drift += min(limit, max(-limit, step))
-            frame.position = counted + Int64(drift.rounded())
+            let correction = tracker.follow(gap: measured - Double(counted), samples: count)
+            frame.position = counted + Int64(correction.rounded())
             self.count += Int64(count)
             if stop.shouldStop(at: Double(frame.position) / Double(layout.rate)) { return end() }
             return frame
         }
+    }
+
+    /// Frames captured but not yet read, as the device reports them (`snd_pcm_delay`), but never
+    /// more than arrived while a read waited: a read that had to wait found less than a period,
+    /// so what is there now came in since. A sound server reports its whole buffer for the first
+    /// seconds before its first timing update; believed, it would stamp sound 250 ms early.
+    private func backlog(_ device: AlsaDevice, waited: Double) -> Int {
+        let reported = device.delay
+        guard waited > 0.25 * Double(layout.period) / Double(layout.rate) else { return reported }
+        return min(reported, Int(waited * Double(layout.rate)))
     }
 
     /// The end of the stream, saying how many overruns there were.
@@ -130,7 +136,7 @@ public final class AlsaSource: AudioSource, @unchecked Sendable {
         let start = silentSince ?? now
         let frame = try AudioFrame(
             format: layout.format, sampleRate: layout.rate, channelCount: layout.channels,
-            sampleCount: layout.period, position: (anchor ?? 0) + count + Int64(drift.rounded()))
+            sampleCount: layout.period, position: (anchor ?? 0) + count + Int64(tracker.correction.rounded()))
         frame.silence()
         count += Int64(layout.period)
         silentSince = start + Double(layout.period) / Double(layout.rate)
