@@ -28,8 +28,10 @@ if ((${#missing[@]})); then
     echo "setup: installing ${missing[*]}"
     sudo=""
     [ "$(id -u)" -eq 0 ] || sudo=sudo
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    # Another setup (a benchmark beside the tests) may hold dpkg's lock: wait for it, not fail.
+    wait_lock=(-o DPkg::Lock::Timeout=600)
+    $sudo apt-get "${wait_lock[@]}" update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get "${wait_lock[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
 if ! command -v swift >/dev/null; then
