@@ -1,0 +1,44 @@
+/// Where a channel is in its life, as a viewer sees it.
+public enum ChannelState: String, Sendable, Codable {
+    /// Started, but no segment is listed yet.
+    case waiting
+    case live
+    /// Live, but the host paused it: viewers see the last picture under a card and hear silence.
+    case paused
+    /// EXT-X-ENDLIST has been written.
+    case ended
+}
+
+/// What the web pages, the API and the status line show of a channel.
+public struct ChannelSummary: Sendable, Equatable {
+    public var name: String
+    public var state: ChannelState
+    /// Wall time of the start, milliseconds since 1970.
+    public var startedAt: Int64
+    public var width: Int
+    public var height: Int
+    public var fps: Int
+    public var format: ContainerFormat
+    public var videoBitrate: Int
+    public var audioBitrate: Int
+    /// Bits per second of the segments so far, container included; 0 before the first.
+    public var measuredBitrate: Int
+    public var segments: Int
+
+    public init(
+        name: String, state: ChannelState, startedAt: Int64, width: Int, height: Int, fps: Int,
+        format: ContainerFormat, videoBitrate: Int, audioBitrate: Int, measuredBitrate: Int, segments: Int
+    ) {
+        self.name = name
+        self.state = state
+        self.startedAt = startedAt
+        self.width = width
+        self.height = height
+        self.fps = fps
+        self.format = format
+        self.videoBitrate = videoBitrate
+        self.audioBitrate = audioBitrate
+        self.measuredBitrate = measuredBitrate
+        self.segments = segments
+    }
+}
