@@ -16,30 +16,27 @@ from pathlib import Path
 from harness import wait_until
 
 
-def tone(path, frequency, seconds=60, rate=44100, amplitude=8000):
+def write_wave(path, seconds, rate, sample):
+    """A 16-bit stereo WAV of `seconds`, sample i (both channels) being `sample(i)`."""
     with wave.open(str(path), "wb") as out:
         out.setnchannels(2)
         out.setsampwidth(2)
         out.setframerate(rate)
         frames = bytearray()
         for i in range(rate * seconds):
-            sample = int(amplitude * math.sin(2 * math.pi * frequency * i / rate))
-            frames += struct.pack("<hh", sample, sample)
+            value = sample(i)
+            frames += struct.pack("<hh", value, value)
         out.writeframes(bytes(frames))
+
+
+def tone(path, frequency, seconds=60, rate=44100, amplitude=8000):
+    write_wave(path, seconds, rate, lambda i: int(amplitude * math.sin(2 * math.pi * frequency * i / rate)))
 
 
 def beeps(path, seconds=60, rate=44100, amplitude=8000):
     """1 kHz for the first 100 ms of every second, silence between."""
-    with wave.open(str(path), "wb") as out:
-        out.setnchannels(2)
-        out.setsampwidth(2)
-        out.setframerate(rate)
-        frames = bytearray()
-        for i in range(rate * seconds):
-            on = i % rate < rate // 10
-            sample = int(amplitude * math.sin(2 * math.pi * 1000 * i / rate)) if on else 0
-            frames += struct.pack("<hh", sample, sample)
-        out.writeframes(bytes(frames))
+    write_wave(path, seconds, rate,
+               lambda i: int(amplitude * math.sin(2 * math.pi * 1000 * i / rate)) if i % rate < rate // 10 else 0)
 
 
 def onsets(*source, data=None, end):
