@@ -137,10 +137,14 @@ public final class Broadcast: Sendable {
             return MetricsEndpoint(registry: registry, refresh: counts.refresh)
         }
         let url = config.server.watchURL(channel: config.channel)
+        // Hummingbird's own info lines ("Server started and listening…", "Shutting down") repeat what
+        // the events say; they show from --log-level debug, its warnings and errors always.
+        var serverLogger = logger
+        if serverLogger.logLevel == .info { serverLogger.logLevel = .notice }
         // Said once the server answers, so the address it gives can be opened at once.
         let server = try HTTPServer.application(
             directory: directory, viewers: viewers, controls: [control], metrics: metricsEndpoint,
-            configuration: config.server, logger: logger
+            configuration: config.server, logger: serverLogger
         ) {
             hub.report(
                 .started,
