@@ -47,7 +47,7 @@ struct Bitrate: ExpressibleByArgument, CustomStringConvertible, Equatable {
 }
 
 /// A length of time: `30s`, `10m`, `1h`, `1.5h`, or plain seconds.
-struct DurationValue: ExpressibleByArgument, Equatable {
+struct DurationValue: ExpressibleByArgument, CustomStringConvertible, Equatable {
     var seconds: Double
 
     init(seconds: Double) {
@@ -65,4 +65,14 @@ struct DurationValue: ExpressibleByArgument, Equatable {
         guard let number = Double(text), number.isFinite else { return nil }
         self.init(seconds: number * unit)
     }
+
+    /// In the largest unit that gives a whole number: `1h`, `10m`, `30s`, `2.5s`.
+    var description: String {
+        for (suffix, unit) in [("h", 3600.0), ("m", 60.0)]
+        where seconds >= unit && seconds.remainder(dividingBy: unit) == 0 {
+            return "\(Int(seconds / unit))\(suffix)"
+        }
+        return seconds == seconds.rounded() ? "\(Int(seconds))s" : "\(seconds)s"
+    }
+    var defaultValueDescription: String { description }
 }

@@ -59,6 +59,14 @@ import Testing
         #expect(!message.contains("\n"))
     }
 
+    @Test func helpShowsDefaultsAsTheyAreTyped() {
+        let help = Publish.helpMessage(columns: 1000)
+        #expect(help.contains("the broadcast ends. (default: 10s)"))
+        #expect(help.contains("before the broadcast ends. (default: 30s)"))
+        #expect(help.contains("(default: 2500k)") && help.contains("(default: 720p)"))
+        #expect(!help.contains("Value("), "no default is shown as a Swift value")
+    }
+
     @Test func valuesParse() {
         #expect(Bitrate(argument: "2500k")?.bitsPerSecond == 2_500_000)
         #expect(Bitrate(argument: "2.5M")?.bitsPerSecond == 2_500_000)
@@ -70,5 +78,13 @@ import Testing
         #expect(DurationValue(argument: "2m")?.seconds == 120)
         #expect(DurationValue(argument: "1h")?.seconds == 3600)
         #expect(DurationValue(argument: "45")?.seconds == 45)
+        #expect(
+            ["\(DurationValue(seconds: 10))", "\(DurationValue(seconds: 90))", "\(DurationValue(seconds: 600))"] == [
+                "10s", "90s", "10m",
+            ])
+        #expect(
+            ["\(DurationValue(seconds: 7200))", "\(DurationValue(seconds: 2.5))", "\(DurationValue(seconds: 0))"] == [
+                "2h", "2.5s", "0s",
+            ])
     }
 }
