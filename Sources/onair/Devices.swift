@@ -13,10 +13,7 @@ struct Devices: ParsableCommand {
 
     func run() throws {
         let sound = AlsaSource.captureDevices()
-        defer {
-            print(sound.isEmpty ? "no sound capture devices" : "sound capture devices (--audio, --audio-mix):")
-            for name in sound { print("  " + name) }
-        }
+        defer { Self.printSound(sound) }
         guard display != nil || ProcessInfo.processInfo.environment["DISPLAY"] != nil else {
             print("no display (DISPLAY is not set): only the test pattern can be shared")
             return
@@ -32,6 +29,23 @@ struct Devices: ParsableCommand {
         print(windows.isEmpty ? "no windows with a title" : "windows:")
         for window in windows {
             print("  " + window.summary)
+        }
+    }
+
+    private static func printSound(_ devices: [CaptureDevice]) {
+        guard !devices.isEmpty else { return print("no sound capture devices") }
+        print("sound capture devices (--audio, --audio-mix):")
+        let width = devices.map(\.name.count).max() ?? 0
+        for device in devices {
+            let name = device.name.padding(toLength: width, withPad: " ", startingAt: 0)
+            print(device.description.map { "  \(name)  \($0)" } ?? "  \(device.name)")
+        }
+        if devices.contains(where: { $0.name == "pulse" }) {
+            print(
+                """
+                through PulseAudio (or PipeWire's pulse server): pulse is the default input (a microphone),
+                  pulse:@DEFAULT_MONITOR@ what the desktop plays, pulse:<source> any source (pactl list short sources)
+                """)
         }
     }
 }

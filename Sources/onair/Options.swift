@@ -79,7 +79,7 @@ struct SourceOptions: ParsableArguments {
     }
 
     private static func deviceError(_ name: String, _ error: any Error) -> UsageError {
-        let devices = AlsaSource.captureDevices().prefix(12).joined(separator: ", ")
+        let devices = AlsaSource.captureDevices().prefix(12).map(\.name).joined(separator: ", ")
         return UsageError(
             message:
                 "cannot capture from ALSA device '\(name)' (\(error)); capture devices: \(devices.isEmpty ? "none found" : devices)"

@@ -3,6 +3,7 @@ what a viewer decodes."""
 
 import json
 import math
+import os
 import re
 import struct
 import subprocess
@@ -69,6 +70,20 @@ def test_a_capture_device_is_heard_at_its_frequency(sound, tmp_path):
     assert level(samples, 1000) < 150
 
 
+def test_the_desktops_sound_is_the_default_sinks_monitor(sound, tmp_path):
+    # What `onair devices` suggests for desktop sound: PulseAudio resolves the name to the monitor
+    # of whichever sink is the default, here the one playing 1 kHz.
+    pactl = lambda *arguments: subprocess.run(["pactl", *arguments], env={**os.environ, **sound.env}, check=True)
+    pactl("set-default-sink", "mic")
+    try:
+        finish(publish(sound, tmp_path, "--audio", "pulse:@DEFAULT_MONITOR@"))
+    finally:
+        pactl("set-default-sink", "desk")
+    samples = decoded_audio(tmp_path)
+    assert level(samples, 1000) > 1500
+    assert level(samples, 440) < 150
+
+
 def test_two_devices_are_mixed_with_their_gains(sound, tmp_path):
     finish(publish(sound, tmp_path, "--audio", "pulse:desk.monitor", "--audio-mix", "pulse:mic.monitor",
                    "--mix-gain", "-6", seconds=6))
@@ -129,7 +144,11 @@ def test_an_unknown_device_lists_the_capture_devices(sound):
 def test_devices_lists_sound_capture_devices(sound):
     result = run_onair("devices", env=sound.env)
     assert result.returncode == 0
-    assert "sound capture devices (--audio, --audio-mix):" in result.stdout and "  pulse" in result.stdout
+    lines = result.stdout.splitlines()
+    assert "sound capture devices (--audio, --audio-mix):" in lines
+    # Each with ALSA's description, in a column.
+    assert any(re.fullmatch(r"  pulse +PulseAudio Sound Server", line) for line in lines), lines
+    assert any("pulse:@DEFAULT_MONITOR@ what the desktop plays" in line for line in lines), lines
 
 
 def test_overruns_are_recovered_counted_and_leave_sound_in_step(sound, tmp_path):

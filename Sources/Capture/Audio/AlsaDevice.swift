@@ -19,6 +19,14 @@ func check(_ code: Int32, _ operation: @autoclosure () -> String) throws(AlsaErr
 
 /// One opened ALSA capture device, in whatever format, rate and channel count it offers
 /// nearest to 16-bit 48 kHz stereo. Owns the snd_pcm_t.
+/// An ALSA capture device as `onair devices` lists it.
+public struct CaptureDevice: Sendable, Equatable {
+    /// What `--audio` takes: `pulse`, `hw:CARD=PCH,DEV=0`, …
+    public var name: String
+    /// The first line of ALSA's description ("PulseAudio Sound Server"), when it has one.
+    public var description: String?
+}
+
 final class AlsaDevice {
     let name: String
     let format: SampleFormat
@@ -90,13 +98,14 @@ final class AlsaDevice {
         return snd_pcm_delay(pcm, &frames) == 0 ? max(0, frames) : 0
     }
 
-    /// The PCM capture devices ALSA knows by name. Wraps `snd_device_name_hint`.
-    static func captureDevices() -> [String] {
+    /// The PCM capture devices ALSA knows by name, with the first line of their description.
+    /// Wraps `snd_device_name_hint`.
+    static func captureDevices() -> [CaptureDevice] {
         CALSA_silence()
         var hints: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
         guard snd_device_name_hint(-1, "pcm", &hints) == 0, let hints else { return [] }
         defer { snd_device_name_free_hint(hints) }
-        var names: [String] = []
+        var devices: [CaptureDevice] = []
         var index = 0
         while let hint = hints[index] {
             index += 1
@@ -104,9 +113,13 @@ final class AlsaDevice {
             defer { free(name) }
             let direction = snd_device_name_get_hint(hint, "IOID")
             defer { free(direction) }
-            if direction == nil || String(cString: direction!) == "Input" { names.append(String(cString: name)) }
+            guard direction == nil || String(cString: direction!) == "Input" else { continue }
+            let description = snd_device_name_get_hint(hint, "DESC")
+            defer { free(description) }
+            let summary = description.flatMap { String(cString: $0).split(separator: "\n").first }.map(String.init)
+            devices.append(CaptureDevice(name: String(cString: name), description: summary))
         }
-        return names
+        return devices
     }
 
     deinit {

@@ -50,7 +50,7 @@ public final class AlsaSource: AudioSource, @unchecked Sendable {
     }
 
     /// The capture devices ALSA knows, for `onair devices` and error messages.
-    public static func captureDevices() -> [String] {
+    public static func captureDevices() -> [CaptureDevice] {
         AlsaDevice.captureDevices()
     }
 
