@@ -70,18 +70,27 @@ def test_a_capture_device_is_heard_at_its_frequency(sound, tmp_path):
     assert level(samples, 1000) < 150
 
 
-def test_the_desktops_sound_is_the_default_sinks_monitor(sound, tmp_path):
-    # What `onair devices` suggests for desktop sound: PulseAudio resolves the name to the monitor
-    # of whichever sink is the default, here the one playing 1 kHz.
-    pactl = lambda *arguments: subprocess.run(["pactl", *arguments], env={**os.environ, **sound.env}, check=True)
-    pactl("set-default-sink", "mic")
+def test_the_readmes_desktop_sound_and_microphone(sound, tmp_path):
+    # `--audio pulse:@DEFAULT_MONITOR@ --audio-mix pulse`: PulseAudio resolves the first to the
+    # monitor of the default sink (what the desktop plays: 1 kHz here) and `pulse` to the default
+    # source (the microphone: a 440 Hz sink's monitor here). A server of its own: changing the
+    # defaults moves the streams already playing, and other tests share `sound`.
+    tones = tmp_path.parent / next(p.name for p in tmp_path.parent.glob("tones*"))
+    server = SoundServer()
     try:
-        finish(publish(sound, tmp_path, "--audio", "pulse:@DEFAULT_MONITOR@"))
+        for setting in [["set-default-sink", "mic"], ["set-default-source", "desk.monitor"]]:
+            subprocess.run(["pactl", *setting], env={**os.environ, **server.env}, check=True)
+        server.play("desk", tones / "440.wav")
+        server.play("mic", tones / "1000.wav")
+        finish(Publisher("--source", "test", "--size", "320x180", "--duration", "6s", "--hls-dir", str(tmp_path),
+                         "--audio", "pulse:@DEFAULT_MONITOR@", "--audio-mix", "pulse", "--mix-gain", "-6",
+                         env=server.env))
     finally:
-        pactl("set-default-sink", "desk")
+        server.stop()
     samples = decoded_audio(tmp_path)
-    assert level(samples, 1000) > 1500
-    assert level(samples, 440) < 150
+    desktop, microphone = level(samples, 1000), level(samples, 440)
+    assert desktop > 1500 and microphone > 700
+    assert 0.35 < microphone / desktop < 0.7, "the microphone at -6 dB"
 
 
 def test_two_devices_are_mixed_with_their_gains(sound, tmp_path):

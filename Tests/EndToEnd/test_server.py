@@ -200,7 +200,7 @@ def test_the_server_stays_while_viewers_fetch_the_end_of_the_stream():
 def test_with_no_viewers_the_server_stops_with_the_broadcast():
     publisher = Publisher()
     try:
-        wait_until(lambda: "listening" in publisher.output(), 10, what="the server")
+        wait_until(lambda: "[started]" in publisher.output(), 10, what="the server")
         assert publisher.stop() == 0
         assert "serving the end of the stream" not in publisher.output()
     finally:

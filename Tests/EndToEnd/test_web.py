@@ -100,7 +100,7 @@ def test_a_low_latency_channel_plays_over_https(page, tmp_path):
     cert, key = make_certificate(tmp_path)
     publisher = Publisher("--low-latency", "--tls-cert", str(cert), "--tls-key", str(key))
     try:
-        wait_until(lambda: "listening" in publisher.output(), 10, what="the server")
+        wait_until(lambda: "[started]" in publisher.output(), 10, what="the server")
         page.get(f"https://127.0.0.1:{publisher.port}/watch/demo")
         status = wait_for_playback(page)
         assert status["engine"] == "mse"
