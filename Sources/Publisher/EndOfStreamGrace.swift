@@ -20,12 +20,14 @@ struct EndOfStreamGrace: Service {
         try await gracefulShutdown()
         let started = Self.now()
         guard let idleTime = viewers.idleTime(channel: channel, at: started), idleTime < idle else { return }
+        // Trapped before the line that invites it: a Ctrl-C right after it is not lost.
+        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
         logger.info(
             "serving the end of the stream to its viewers for up to \(Int(limit.rounded(.up))) s (Ctrl-C again to quit now)"
         )
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await _ in await UnixSignalsSequence(trapping: .sigint, .sigterm) { return }
+                for await _ in signals { return }
             }
             group.addTask {
                 while !Task.isCancelled, Self.now() - started < limit,
