@@ -18,18 +18,20 @@ public final class AudioMixer: AudioSource, @unchecked Sendable {
     private static let latency = AudioEncoder.sampleRate / 10
 
     /// One source with a gain (in dB), nothing mixed in.
-    public init(primary: any AudioSource, primaryGain: Double) {
+    public init(primary: any AudioSource, primaryGain: Double) throws {
         self.primary = primary
-        primaryInput = MixerInput(gain: Float(pow(10, primaryGain / 20)))
-        secondaryInput = MixerInput(gain: 0)
+        primaryInput = try MixerInput(gain: Float(pow(10, primaryGain / 20)))
+        secondaryInput = try MixerInput(gain: 0)
         secondaryFrames.close()
     }
 
     /// Two sources, gains in dB.
-    public init(primary: any AudioSource, primaryGain: Double, secondary: any AudioSource, secondaryGain: Double) {
+    public init(
+        primary: any AudioSource, primaryGain: Double, secondary: any AudioSource, secondaryGain: Double
+    ) throws {
         self.primary = primary
-        primaryInput = MixerInput(gain: Float(pow(10, primaryGain / 20)))
-        secondaryInput = MixerInput(gain: Float(pow(10, secondaryGain / 20)))
+        primaryInput = try MixerInput(gain: Float(pow(10, primaryGain / 20)))
+        secondaryInput = try MixerInput(gain: Float(pow(10, secondaryGain / 20)))
         let frames = secondaryFrames
         let handoff = Handoff(source: secondary)
         let thread = Thread {
@@ -62,7 +64,7 @@ public final class AudioMixer: AudioSource, @unchecked Sendable {
         mixed.silence()
         try primaryInput.add(count, into: mixed, at: 0)
         let backlog = secondaryInput.available - AudioEncoder.sampleRate
-        if backlog > 0 { secondaryInput.discard(backlog) }
+        if backlog > 0 { try secondaryInput.discard(backlog) }
         let available = min(secondaryInput.available, count)
         if available > 0 { try secondaryInput.add(available, into: mixed, at: 0) }
         Self.limit(mixed)
@@ -88,52 +90,37 @@ private struct Handoff: @unchecked Sendable {
 /// of the first one.
 final class MixerInput {
     let gain: Float
-    private var resampler: Resampler?
-    private let fifo: OpaquePointer = av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, 2, Int32(AudioEncoder.sampleRate))
-    /// Position of the first queued sample, at 48 kHz.
-    private(set) var position: Int64?
+    private let queue: AudioFIFO
 
-    init(gain: Float) {
+    init(gain: Float) throws {
         self.gain = gain
+        queue = try AudioFIFO()
     }
 
-    var available: Int { Int(av_audio_fifo_size(fifo)) }
+    var available: Int { queue.count }
+    /// Position of the first queued sample, at 48 kHz.
+    var position: Int64? { queue.position }
 
     func add(_ frame: AudioFrame) throws {
-        if resampler == nil {
-            resampler = try Resampler(from: frame, toRate: AudioEncoder.sampleRate)
-            position = av_rescale(frame.position, Int64(AudioEncoder.sampleRate), Int64(frame.sampleRate))
-        }
-        try resampler!.convert(frame, into: fifo)
+        try queue.append(frame)
     }
 
     /// Takes `count` samples off the queue and adds them, times the gain, into `frame` from `offset`.
     func add(_ count: Int, into frame: AudioFrame, at offset: Int) throws {
-        let taken = try AudioFrame(
-            format: .floatPlanar, sampleRate: AudioEncoder.sampleRate, channelCount: 2, sampleCount: count, position: 0)
-        let read = taken.frame.pointee.extended_data.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 2) {
-            av_audio_fifo_read(fifo, $0, Int32(count))
-        }
-        try check(read, "av_audio_fifo_read")
+        let taken = try queue.read(count)
         for channel in 0..<2 {
-            let source = taken.frame.pointee.extended_data[channel]!.withMemoryRebound(to: Float.self, capacity: count)
-            { $0 }
+            let source = taken.frame.pointee.extended_data[channel]!.withMemoryRebound(
+                to: Float.self, capacity: taken.sampleCount
+            ) { $0 }
             let target = frame.frame.pointee.extended_data[channel]!.withMemoryRebound(
                 to: Float.self, capacity: frame.sampleCount
             ) { $0 }
-            for index in 0..<Int(read) { target[offset + index] += source[index] * gain }
+            for index in 0..<taken.sampleCount { target[offset + index] += source[index] * gain }
         }
-        position = position.map { $0 + Int64(read) }
     }
 
     /// Drops the oldest samples.
-    func discard(_ count: Int) {
-        let dropped = min(count, available)
-        av_audio_fifo_drain(fifo, Int32(dropped))
-        position = position.map { $0 + Int64(dropped) }
-    }
-
-    deinit {
-        av_audio_fifo_free(fifo)
+    func discard(_ count: Int) throws {
+        try queue.discard(count)
     }
 }

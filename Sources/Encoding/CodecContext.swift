@@ -7,30 +7,33 @@ import Media
 /// whatever packets are ready, possibly none.
 final class CodecContext {
     let context: UnsafeMutablePointer<AVCodecContext>
+    let track: TrackID
     let kind: MediaKind
     private let packetTimeBase: TimeBase
+    /// Sets what the encoder's own packets need (durations, timestamps) before they are wrapped:
+    /// a packet never changes once it is an `EncodedPacket`.
+    private let finish: (UnsafeMutablePointer<AVCodecContext>, UnsafeMutablePointer<AVPacket>) -> Void
 
     /// Allocates a context for the named encoder, lets `configure` set it up, and opens it.
     /// Wraps `avcodec_alloc_context3` and `avcodec_open2`.
     init(
-        encoder name: String, kind: MediaKind,
-        configure: (UnsafeMutablePointer<AVCodecContext>) throws -> Void
+        encoder name: String, track: TrackID, kind: MediaKind,
+        configure: (UnsafeMutablePointer<AVCodecContext>) throws -> Void,
+        finish: @escaping (UnsafeMutablePointer<AVCodecContext>, UnsafeMutablePointer<AVPacket>) -> Void = { _, _ in }
     ) throws {
         guard let codec = avcodec_find_encoder_by_name(name) else {
             throw LibavError(code: -ENOENT, operation: "avcodec_find_encoder_by_name(\(name))")
         }
-        var context: UnsafeMutablePointer<AVCodecContext>? = try checkAllocation(
-            avcodec_alloc_context3(codec), "avcodec_alloc_context3")
-        do {
-            try configure(context!)
-            try check(avcodec_open2(context, codec, nil), "avcodec_open2(\(name))")
-        } catch {
-            avcodec_free_context(&context)
-            throw error
+        let context = try LibavAllocation(avcodec_alloc_context3(codec), "avcodec_alloc_context3") {
+            avcodec_free_context(&$0)
         }
-        self.context = context!
+        try configure(context.pointer)
+        try check(avcodec_open2(context.pointer, codec, nil), "avcodec_open2(\(name))")
+        self.context = context.handOver()
+        self.track = track
         self.kind = kind
-        self.packetTimeBase = TimeBase(context!.pointee.time_base.num, context!.pointee.time_base.den)
+        self.finish = finish
+        self.packetTimeBase = TimeBase(self.context.pointee.time_base.num, self.context.pointee.time_base.den)
     }
 
     /// Sends one frame (nil: end of stream) and returns the packets that became ready.
@@ -42,24 +45,20 @@ final class CodecContext {
         }
         var packets: [EncodedPacket] = []
         while true {
-            var packet: UnsafeMutablePointer<AVPacket>? = try checkAllocation(av_packet_alloc(), "av_packet_alloc")
-            let received = avcodec_receive_packet(context, packet)
+            let packet = try LibavAllocation(av_packet_alloc(), "av_packet_alloc") { av_packet_free(&$0) }
+            let received = avcodec_receive_packet(context, packet.pointer)
             if received == LibavError.tryAgain || received == LibavError.endOfFile {
-                av_packet_free(&packet)
                 return packets
             }
-            do {
-                try check(received, "avcodec_receive_packet")
-            } catch {
-                av_packet_free(&packet)
-                throw error
-            }
-            packets.append(EncodedPacket(takingOwnership: packet!, kind: kind, timeBase: packetTimeBase))
+            try check(received, "avcodec_receive_packet")
+            finish(context, packet.pointer)
+            packets.append(
+                EncodedPacket(takingOwnership: packet.handOver(), track: track, kind: kind, timeBase: packetTimeBase))
         }
     }
 
     func streamDescription() throws(LibavError) -> StreamDescription {
-        try StreamDescription(encoder: context, kind: kind)
+        try StreamDescription(encoder: context, track: track, kind: kind)
     }
 
     deinit {

@@ -30,19 +30,19 @@ final class Resampler {
     }
 
     /// Converts a frame and appends the result to the FIFO. Wraps `swr_convert`.
-    func convert(_ frame: AudioFrame, into fifo: OpaquePointer) throws {
+    func convert(_ frame: AudioFrame, into fifo: AudioFIFO) throws {
         // In 1 / (input rate × output rate) units, as swr_next_pts wants them.
         _ = swr_next_pts(context, frame.position * Int64(AudioEncoder.sampleRate))
         try run(input: frame.frame.pointee.extended_data, count: Int32(frame.sampleCount), into: fifo)
     }
 
     /// Flushes the samples held back for filtering.
-    func drain(into fifo: OpaquePointer) throws {
+    func drain(into fifo: AudioFIFO) throws {
         try run(input: nil, count: 0, into: fifo)
     }
 
     private func run(
-        input: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, count: Int32, into fifo: OpaquePointer
+        input: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, count: Int32, into fifo: AudioFIFO
     ) throws {
         let capacity = swr_get_out_samples(context, count)
         guard capacity > 0 else { return }
@@ -53,10 +53,7 @@ final class Resampler {
         let planes = UnsafeMutableRawPointer(input)?.assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
         let converted = swr_convert(context, output.frame.pointee.extended_data, capacity, planes, count)
         try check(converted, "swr_convert")
-        let written = output.frame.pointee.extended_data.withMemoryRebound(
-            to: UnsafeMutableRawPointer?.self, capacity: 2
-        ) { av_audio_fifo_write(fifo, $0, converted) }
-        try check(written, "av_audio_fifo_write")
+        try fifo.write(output.frame.pointee.extended_data, count: converted)
     }
 
     deinit {

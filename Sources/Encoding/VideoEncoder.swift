@@ -27,10 +27,14 @@ public final class VideoEncoder {
     public let settings: VideoEncoderSettings
     public let stream: StreamDescription
     private let codec: CodecContext
+    /// The encoder's own view of the frame being sent: a reference to the shared picture (no copy)
+    /// that carries this encoder's keyframe decision, so the frame the pacer holds (and may send
+    /// again, or to other encoders) is never written to.
+    private let sending: UnsafeMutablePointer<AVFrame>
 
-    public init(settings: VideoEncoderSettings) throws {
+    public init(settings: VideoEncoderSettings, track: TrackID) throws {
         self.settings = settings
-        codec = try CodecContext(encoder: "libx264", kind: .video) { context in
+        codec = try CodecContext(encoder: "libx264", track: track, kind: .video) { context in
             context.pointee.width = Int32(settings.width)
             context.pointee.height = Int32(settings.height)
             context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
@@ -52,8 +56,13 @@ public final class VideoEncoder {
                 av_opt_set(context.pointee.priv_data, "x264-params", "scenecut=0:repeat-headers=1", 0),
                 "x264-params")
             try check(av_opt_set(context.pointee.priv_data, "forced-idr", "1", 0), "forced-idr")
+        } finish: { _, packet in
+            // Constant frame rate: every packet lasts one tick of the 1/fps time base, which the
+            // fMP4 muxer needs for the last sample of a fragment.
+            packet.pointee.duration = 1
         }
         stream = try codec.streamDescription()
+        sending = try checkAllocation(av_frame_alloc(), "av_frame_alloc")
     }
 
     /// Encodes one frame, forcing an IDR on the keyframe grid: on the first frame at or past each
@@ -63,8 +72,10 @@ public final class VideoEncoder {
         let interval = Int64(settings.keyframeInterval)
         let keyframe = frame.index >= nextKeyframe
         if keyframe { nextKeyframe = (frame.index / interval + 1) * interval }
-        frame.frame.pointee.pict_type = keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
-        return try codec.encode(frame.frame).map(Self.lastingOneFrame)
+        try check(av_frame_ref(sending, frame.frame), "av_frame_ref")
+        defer { av_frame_unref(sending) }
+        sending.pointee.pict_type = keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+        return try codec.encode(sending)
     }
 
     /// The grid point of the next forced IDR, in frames.
@@ -72,13 +83,11 @@ public final class VideoEncoder {
 
     /// Drains the frames still in the encoder.
     public func flush() throws -> [EncodedPacket] {
-        try codec.encode(nil).map(Self.lastingOneFrame)
+        try codec.encode(nil)
     }
 
-    /// Constant frame rate: every packet lasts one tick of the 1/fps time base, which the
-    /// fMP4 muxer needs for the last sample of a fragment.
-    private static func lastingOneFrame(_ packet: EncodedPacket) -> EncodedPacket {
-        packet.packet.pointee.duration = 1
-        return packet
+    deinit {
+        var sending: UnsafeMutablePointer<AVFrame>? = sending
+        av_frame_free(&sending)
     }
 }

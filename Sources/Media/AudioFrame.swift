@@ -38,19 +38,14 @@ public final class AudioFrame: @unchecked Sendable {
     public init(
         format: SampleFormat, sampleRate: Int, channelCount: Int, sampleCount: Int, position: Int64
     ) throws(LibavError) {
-        var frame: UnsafeMutablePointer<AVFrame>? = try checkAllocation(av_frame_alloc(), "av_frame_alloc")
-        frame!.pointee.format = format.libav.rawValue
-        frame!.pointee.sample_rate = Int32(sampleRate)
-        frame!.pointee.nb_samples = Int32(sampleCount)
-        frame!.pointee.pts = position
-        av_channel_layout_default(&frame!.pointee.ch_layout, Int32(channelCount))
-        do {
-            try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer")
-        } catch {
-            av_frame_free(&frame)
-            throw error
-        }
-        self.frame = frame!
+        let frame = try LibavAllocation(av_frame_alloc(), "av_frame_alloc") { av_frame_free(&$0) }
+        frame.pointer.pointee.format = format.libav.rawValue
+        frame.pointer.pointee.sample_rate = Int32(sampleRate)
+        frame.pointer.pointee.nb_samples = Int32(sampleCount)
+        frame.pointer.pointee.pts = position
+        av_channel_layout_default(&frame.pointer.pointee.ch_layout, Int32(channelCount))
+        try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer")
+        self.frame = frame.handOver()
     }
 
     /// Borrows the interleaved 16-bit samples for writing (`s16Interleaved` frames only).

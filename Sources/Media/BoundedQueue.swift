@@ -29,18 +29,16 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         elements.reserveCapacity(capacity)
     }
 
-    private var count: Int { elements.count - head }
-
     /// Adds an element; returns false when the queue is closed (the element is discarded).
     @discardableResult
     public func push(_ element: Element) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while !closed, count >= capacity, policy == .block {
+        while !closed, elements.count - head >= capacity, policy == .block {
             condition.wait()
         }
         if closed { return false }
-        if count >= capacity {
+        if elements.count - head >= capacity {
             head += 1
             dropped += 1
         }
@@ -53,7 +51,7 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     public func pop() -> Element? {
         condition.lock()
         defer { condition.unlock() }
-        while count == 0, !closed {
+        while elements.count == head, !closed {
             condition.wait()
         }
         return takeFirst()
@@ -68,7 +66,7 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
 
     /// Removes and returns the oldest element, nil when there is none; the lock is held.
     private func takeFirst() -> Element? {
-        guard count > 0 else { return nil }
+        guard elements.count > head else { return nil }
         let element = elements[head]
         head += 1
         if head >= capacity {
@@ -85,6 +83,13 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         closed = true
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// How many elements are waiting.
+    public var count: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return elements.count - head
     }
 
     /// How many elements the drop-oldest policy has discarded.

@@ -15,11 +15,14 @@ public struct BroadcastEvent: Sendable, Equatable {
         case encoderOverloaded = "encoder_overloaded"
         case diskWriteFailed = "disk_write_failed"
         case diskWriteRecovered = "disk_write_recovered"
+        /// The folder is too slow: segments left the playlist before they could be written.
+        case diskWriteBehind = "disk_write_behind"
+        case diskWriteCaughtUp = "disk_write_caught_up"
 
         /// Problems are logged as warnings; changes of state and recoveries as information.
         public var isProblem: Bool {
             switch self {
-            case .captureInterrupted, .audioDeviceLost, .encoderOverloaded, .diskWriteFailed: true
+            case .captureInterrupted, .audioDeviceLost, .encoderOverloaded, .diskWriteFailed, .diskWriteBehind: true
             default: false
             }
         }

@@ -1,14 +1,19 @@
 package import CFFmpeg
 
-/// One compressed access unit from an encoder. Owns its AVPacket.
+/// One compressed access unit from an encoder. Owns its AVPacket; immutable once made (an encoder
+/// sets what it must before wrapping it), so any number of stages may read it at once.
 public final class EncodedPacket: @unchecked Sendable {
-    package let packet: UnsafeMutablePointer<AVPacket>
+    package let packet: UnsafePointer<AVPacket>
+    public let track: TrackID
     public let kind: MediaKind
     public let timeBase: TimeBase
 
-    /// Takes the packet over from the caller, who must not free it.
-    package init(takingOwnership packet: UnsafeMutablePointer<AVPacket>, kind: MediaKind, timeBase: TimeBase) {
-        self.packet = packet
+    /// Takes the packet over from the caller, who must neither free nor change it.
+    package init(
+        takingOwnership packet: UnsafeMutablePointer<AVPacket>, track: TrackID, kind: MediaKind, timeBase: TimeBase
+    ) {
+        self.packet = UnsafePointer(packet)
+        self.track = track
         self.kind = kind
         self.timeBase = timeBase
     }
@@ -24,7 +29,7 @@ public final class EncodedPacket: @unchecked Sendable {
     public var presentationSeconds: Double { timeBase.seconds(pts) }
 
     deinit {
-        var packet: UnsafeMutablePointer<AVPacket>? = packet
+        var packet: UnsafeMutablePointer<AVPacket>? = UnsafeMutablePointer(mutating: packet)
         av_packet_free(&packet)
     }
 }

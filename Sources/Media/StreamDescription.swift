@@ -3,31 +3,40 @@ package import CFFmpeg
 /// What a muxer needs to know of an encoder's output: its codec parameters and time base.
 public final class StreamDescription: @unchecked Sendable {
     package let parameters: UnsafeMutablePointer<AVCodecParameters>
+    public let track: TrackID
     public let kind: MediaKind
+    /// The encoder's time base, which its packets are stamped in.
     public let timeBase: TimeBase
     /// The RFC 6381 codec string for playlists, e.g. `avc1.64001f` or `mp4a.40.2`.
     public let codecString: String
 
     /// Copies the parameters of an opened encoder. Wraps `avcodec_parameters_from_context`.
-    package init(encoder: UnsafePointer<AVCodecContext>, kind: MediaKind) throws(LibavError) {
-        var parameters: UnsafeMutablePointer<AVCodecParameters>? = try checkAllocation(
-            avcodec_parameters_alloc(), "avcodec_parameters_alloc")
-        do {
-            try check(avcodec_parameters_from_context(parameters, encoder), "avcodec_parameters_from_context")
-        } catch {
-            avcodec_parameters_free(&parameters)
-            throw error
+    package init(encoder: UnsafePointer<AVCodecContext>, track: TrackID, kind: MediaKind) throws(LibavError) {
+        let allocation = try LibavAllocation(avcodec_parameters_alloc(), "avcodec_parameters_alloc") {
+            avcodec_parameters_free(&$0)
         }
-        self.parameters = parameters!
+        try check(avcodec_parameters_from_context(allocation.pointer, encoder), "avcodec_parameters_from_context")
+        let parameters = allocation.handOver()
+        self.parameters = parameters
+        self.track = track
         self.kind = kind
         self.timeBase = TimeBase(encoder.pointee.time_base.num, encoder.pointee.time_base.den)
         let extradata =
-            parameters!.pointee.extradata.map {
-                Array(UnsafeBufferPointer(start: $0, count: Int(parameters!.pointee.extradata_size)))
+            parameters.pointee.extradata.map {
+                Array(UnsafeBufferPointer(start: $0, count: Int(parameters.pointee.extradata_size)))
             } ?? []
         switch kind {
         case .video: self.codecString = CodecString.avc(extradata: extradata) ?? "avc1.640028"
         case .audio: self.codecString = CodecString.aac(extradata: extradata)
+        }
+    }
+
+    /// The time base a muxer stores the track in: the 90 kHz MPEG clock for video (exact for any
+    /// common frame rate), the sample rate for sound (exact to the sample).
+    public var muxTimeBase: TimeBase {
+        switch kind {
+        case .video: TimeBase(1, 90_000)
+        case .audio: TimeBase(1, parameters.pointee.sample_rate)
         }
     }
 

@@ -11,18 +11,13 @@ public final class VideoFrame: @unchecked Sendable {
 
     /// Allocates a writable yuv420p picture. Wraps `av_frame_get_buffer`.
     public init(width: Int, height: Int, index: Int64) throws(LibavError) {
-        var frame: UnsafeMutablePointer<AVFrame>? = try checkAllocation(av_frame_alloc(), "av_frame_alloc")
-        frame!.pointee.width = Int32(width)
-        frame!.pointee.height = Int32(height)
-        frame!.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-        frame!.pointee.pts = index
-        do {
-            try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer")
-        } catch {
-            av_frame_free(&frame)
-            throw error
-        }
-        self.frame = frame!
+        let frame = try Self.allocate()
+        frame.pointer.pointee.width = Int32(width)
+        frame.pointer.pointee.height = Int32(height)
+        frame.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        frame.pointer.pointee.pts = index
+        try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer")
+        self.frame = frame.handOver()
     }
 
     /// Wraps a pooled buffer holding the three planes; the frame releases it when freed.
@@ -31,12 +26,15 @@ public final class VideoFrame: @unchecked Sendable {
         takingOwnership buffer: UnsafeMutablePointer<AVBufferRef>, width: Int, height: Int, alignment: Int32,
         index: Int64
     ) throws(LibavError) {
-        var frame: UnsafeMutablePointer<AVFrame>? = av_frame_alloc()
-        guard let allocated = frame else {
+        let frame: LibavAllocation<AVFrame>
+        do {
+            frame = try Self.allocate()
+        } catch {
             var buffer: UnsafeMutablePointer<AVBufferRef>? = buffer
             av_buffer_unref(&buffer)
-            throw LibavError(code: -ENOMEM, operation: "av_frame_alloc")
+            throw error
         }
+        let allocated = frame.pointer
         allocated.pointee.width = Int32(width)
         allocated.pointee.height = Int32(height)
         allocated.pointee.format = AV_PIX_FMT_YUV420P.rawValue
@@ -53,13 +51,8 @@ public final class VideoFrame: @unchecked Sendable {
                 }
             }
         }
-        do {
-            try check(filled, "av_image_fill_arrays")
-        } catch {
-            av_frame_free(&frame)
-            throw error
-        }
-        self.frame = allocated
+        try check(filled, "av_image_fill_arrays")
+        self.frame = frame.handOver()
     }
 
     /// A new frame sharing this one's picture (reference counted, no copy). Wraps `av_frame_ref`.
@@ -68,15 +61,10 @@ public final class VideoFrame: @unchecked Sendable {
     }
 
     private init(referencing other: VideoFrame, index: Int64) throws(LibavError) {
-        var frame: UnsafeMutablePointer<AVFrame>? = try checkAllocation(av_frame_alloc(), "av_frame_alloc")
-        do {
-            try check(av_frame_ref(frame, other.frame), "av_frame_ref")
-        } catch {
-            av_frame_free(&frame)
-            throw error
-        }
-        frame!.pointee.pts = index
-        self.frame = frame!
+        let frame = try Self.allocate()
+        try check(av_frame_ref(frame.pointer, other.frame), "av_frame_ref")
+        frame.pointer.pointee.pts = index
+        self.frame = frame.handOver()
     }
 
     /// Borrows one plane for writing: its bytes, its stride, and its size in pixels.
@@ -90,6 +78,10 @@ public final class VideoFrame: @unchecked Sendable {
         }
         let stride = withUnsafeBytes(of: &frame.pointee.linesize) { $0.load(fromByteOffset: plane * 4, as: Int32.self) }
         return try body(data, Int(stride), (width + shift) >> shift, (height + shift) >> shift)
+    }
+
+    private static func allocate() throws(LibavError) -> LibavAllocation<AVFrame> {
+        try LibavAllocation(av_frame_alloc(), "av_frame_alloc") { av_frame_free(&$0) }
     }
 
     deinit {

@@ -29,9 +29,9 @@ public final class Broadcast: Sendable {
     ) throws -> any AudioSource {
         let warn: @Sendable (String) -> Void = { logger.warning("\($0)") }
         let primary = try AlsaSource(name: device, clock: clock, stop: stop, warn: warn, report: report)
-        guard let mix else { return gain == 0 ? primary : AudioMixer(primary: primary, primaryGain: gain) }
+        guard let mix else { return gain == 0 ? primary : try AudioMixer(primary: primary, primaryGain: gain) }
         let secondary = try AlsaSource(name: mix, clock: clock, stop: stop, warn: warn, report: report)
-        return AudioMixer(primary: primary, primaryGain: gain, secondary: secondary, secondaryGain: mixGain)
+        return try AudioMixer(primary: primary, primaryGain: gain, secondary: secondary, secondaryGain: mixGain)
     }
 
     /// Builds every stage, then runs until stopped. A clean stop lists the last segment and
@@ -47,40 +47,43 @@ public final class Broadcast: Sendable {
         let videoEncoder = try VideoEncoder(
             settings: VideoEncoderSettings(
                 width: config.width, height: config.height, fps: config.fps, bitrate: config.videoBitrate,
-                keyframeInterval: config.keyframeInterval))
-        let audioEncoder = config.audio == .none ? nil : try AudioEncoder(bitrate: config.audioBitrate)
-        let streams = [videoEncoder.stream] + (audioEncoder.map { [$0.stream] } ?? [])
+                keyframeInterval: config.keyframeInterval),
+            track: TrackID(0))
+        let audioEncoder = config.audio == .none ? nil : try AudioEncoder(bitrate: config.audioBitrate, track: TrackID(1))
+        let tracks = [videoEncoder.stream] + (audioEncoder.map { [$0.stream] } ?? [])
 
         // A restart of the channel on the same folder goes on from where the last run stopped.
         let previous = config.hlsDirectory.flatMap {
             DirectoryMirror.previousRun(root: URL(fileURLWithPath: $0), channel: config.channel)
         }
-        let store = SegmentStore(
+        let rendition = Rendition(
+            width: config.width, height: config.height, fps: config.fps, videoBitrate: config.videoBitrate,
+            audioBitrate: audioEncoder == nil ? 0 : config.audioBitrate, codecs: tracks.map(\.codecString))
+        let timeline = Timeline(
             configuration: .init(
-                channel: config.channel, format: config.format, segmentDuration: config.segmentDuration,
-                playlistSize: config.playlistSize, codecs: streams.map(\.codecString), width: config.width,
-                height: config.height, fps: config.fps,
-                videoBitrate: config.videoBitrate, audioBitrate: audioEncoder == nil ? 0 : config.audioBitrate,
+                channel: config.channel, rendition: rendition, format: config.format,
+                segmentDuration: config.segmentDuration, playlistSize: config.playlistSize,
                 partDuration: config.partDuration),
-            startedAt: clock.anchorWallMilliseconds, continuing: previous)
+            continuing: previous)
         if let previous {
-            let (first, kept) = store.continuation
+            let (first, kept) = timeline.continuation
             logger.notice(
                 "continuing channel \(config.channel) after an earlier run: its next segment is \(first)\(kept > 0 ? ", after \(kept) of the earlier run's (EXT-X-DISCONTINUITY between)" : "")\(previous.playlist.ended ? "" : "; the earlier run did not stop cleanly")"
             )
         }
-        let directory = ChannelDirectory()
-        directory.add(store)
+        let store = LiveStore(timeline: timeline, startedAt: clock.anchorWallMilliseconds)
         let mirror = try config.hlsDirectory.map {
-            try DirectoryMirror(root: URL(fileURLWithPath: $0), channel: config.channel)
+            try DirectoryMirror(root: URL(fileURLWithPath: $0), channel: config.channel, report: hub.reporter)
         }
+        // Each sink on its own thread: the live store viewers read, and the folder.
+        let sinks = [SinkRunner(store)] + (mirror.map { [SinkRunner($0)] } ?? [])
         let logger = self.logger
         let packaging = try PackagingStage(
-            store: store, streams: streams,
+            timeline: timeline, tracks: tracks,
             segmenter: .init(
                 segmentDuration: config.segmentDuration, partDuration: config.partDuration,
                 frameDuration: 1 / Double(config.fps)),
-            mirror: mirror, clock: clock, report: hub.reporter)
+            clock: clock, sinks: sinks)
 
         let overlay = config.watermark.map {
             WatermarkOverlay(
@@ -116,8 +119,8 @@ public final class Broadcast: Sendable {
             store: store)
         let pipeline = PipelineService(
             pacer: pacer, videoSource: videoSource, videoEncoder: videoEncoder, audioSource: audioSource,
-            audioEncoder: audioEncoder, packaging: packaging, stop: stop, pause: pause, clock: clock, stats: stats,
-            logger: logger
+            audioEncoder: audioEncoder, packaging: packaging, sinks: sinks, stop: stop, pause: pause, clock: clock,
+            stats: stats, logger: logger
         ) {
             // Said while the server still answers, so the events stream carries it.
             let counts = control.statistics()
@@ -142,8 +145,10 @@ public final class Broadcast: Sendable {
         var serverLogger = logger
         if serverLogger.logLevel == .info { serverLogger.logLevel = .notice }
         // Said once the server answers, so the address it gives can be opened at once.
+        let registry = ChannelRegistry()
+        registry.add(store, control: control)
         let server = try HTTPServer.application(
-            directory: directory, viewers: viewers, controls: [control], metrics: metricsEndpoint,
+            registry: registry, viewers: viewers, metrics: metricsEndpoint,
             configuration: config.server, logger: serverLogger
         ) {
             hub.report(

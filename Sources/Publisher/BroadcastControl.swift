@@ -14,11 +14,11 @@ final class BroadcastControl: ChannelControl {
     private let captured: Counter
     private let repeated: Counter
     private let stats: BroadcastStats
-    private let store: SegmentStore
+    private let store: LiveStore
 
     init(
         channel: String, pause: PauseSwitch, stop: StopSignal, clock: MediaClock, hub: EventHub, pacer: Pacer,
-        stats: BroadcastStats, store: SegmentStore
+        stats: BroadcastStats, store: LiveStore
     ) {
         self.channel = channel
         self.pauseSwitch = pause

@@ -16,6 +16,7 @@ final class PipelineService: Service, @unchecked Sendable {
     private let audioSource: (any AudioSource)?
     private let audioEncoder: AudioEncoder?
     private let packaging: PackagingStage
+    private let sinks: [SinkRunner]
     private let stop: StopSignal
     private let pause: PauseSwitch
     private let finished: @Sendable () -> Void
@@ -25,7 +26,8 @@ final class PipelineService: Service, @unchecked Sendable {
 
     init(
         pacer: Pacer, videoSource: any VideoSource, videoEncoder: VideoEncoder, audioSource: (any AudioSource)?,
-        audioEncoder: AudioEncoder?, packaging: PackagingStage, stop: StopSignal, pause: PauseSwitch,
+        audioEncoder: AudioEncoder?, packaging: PackagingStage, sinks: [SinkRunner], stop: StopSignal,
+        pause: PauseSwitch,
         clock: MediaClock, stats: BroadcastStats, logger: Logger, finished: @escaping @Sendable () -> Void
     ) {
         self.pause = pause
@@ -36,6 +38,7 @@ final class PipelineService: Service, @unchecked Sendable {
         self.audioSource = audioSource
         self.audioEncoder = audioEncoder
         self.packaging = packaging
+        self.sinks = sinks
         self.stop = stop
         self.clock = clock
         self.stats = stats
@@ -68,12 +71,23 @@ final class PipelineService: Service, @unchecked Sendable {
                 group.addTask {
                     try await self.stage("packager", closing: packets) {
                         try self.packaging.run(input: packets)
+                        self.finishSinks()
                     }
                 }
                 try await group.waitForAll()
             }
         } onGracefulShutdown: {
             self.stop.requestStop(at: self.clock.elapsed())
+        }
+    }
+
+    /// Lets every sink apply the end of the stream, waiting a bounded time for a slow one.
+    private func finishSinks() {
+        for runner in sinks where !runner.finish(within: .seconds(1)) {
+            logger.notice("still writing to \(runner.sink.name): waiting up to 10 s for it")
+            if !runner.finish(within: .seconds(10)) {
+                logger.warning("\(runner.sink.name) is not up to date: it did not finish in time")
+            }
         }
     }
 
@@ -92,7 +106,7 @@ final class PipelineService: Service, @unchecked Sendable {
     }
 
     private func encodeVideo(from frames: BoundedQueue<VideoFrame>, into packets: BoundedQueue<PacketMessage>) throws {
-        defer { packets.push(.end(.video)) }
+        defer { packets.push(.end(videoEncoder.stream.track)) }
         var dropped = 0
         while let frame = frames.pop() {
             if frames.droppedCount > dropped {
@@ -112,7 +126,7 @@ final class PipelineService: Service, @unchecked Sendable {
 
     /// Capture and AAC encoding share a thread: encoding 20 ms of audio takes well under 1 ms.
     private func encodeAudio(into packets: BoundedQueue<PacketMessage>) throws {
-        defer { packets.push(.end(.audio)) }
+        defer { if let track = audioEncoder?.stream.track { packets.push(.end(track)) } }
         guard let source = audioSource, let encoder = audioEncoder else { return }
         while let samples = try source.read() {
             // Paused: the device is still read, so the clock and the sample count stay together.

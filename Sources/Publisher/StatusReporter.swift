@@ -7,7 +7,7 @@ import ServiceLifecycle
 /// Shows progress: on a terminal one status line redrawn in place every second; otherwise a
 /// plain log line every ten seconds.
 struct StatusReporter: Service {
-    let store: SegmentStore
+    let store: LiveStore
     let stats: BroadcastStats
     let url: String
     let paused: PauseSwitch

@@ -3,8 +3,19 @@ import HLS
 
 /// One channel as `GET /api/channels` and the web pages see it.
 struct ChannelInfo: Codable, Equatable {
+    /// Where the channel is in its life, as a viewer sees it.
+    enum State: String, Codable {
+        /// Started, but no segment is listed yet.
+        case waiting
+        case live
+        /// Live, but the host paused it: viewers see the last picture under a card and hear silence.
+        case paused
+        /// The last segment is listed.
+        case ended
+    }
+
     var name: String
-    var state: ChannelState
+    var state: State
     /// ISO 8601, UTC, milliseconds.
     var startedAt: String
     var uptimeSeconds: Int
@@ -23,9 +34,14 @@ struct ChannelInfo: Codable, Equatable {
     /// The broadcast's counts, in the control API only.
     var stats: ChannelStatistics?
 
-    init(summary: ChannelSummary, viewers: Int, nowMilliseconds: Int64) {
+    init(summary: ChannelSummary, paused: Bool = false, viewers: Int, nowMilliseconds: Int64) {
         name = summary.name
-        state = summary.state
+        state =
+            switch summary.state {
+            case .waiting: .waiting
+            case .live: paused ? .paused : .live
+            case .ended: .ended
+            }
         startedAt = ProgramDateTime.format(milliseconds: summary.startedAt)
         uptimeSeconds = Int(max(0, nowMilliseconds - summary.startedAt) / 1000)
         width = summary.width
@@ -37,7 +53,7 @@ struct ChannelInfo: Codable, Equatable {
         measuredBitrate = summary.measuredBitrate
         segments = summary.segments
         self.viewers = viewers
-        playlist = "/live/\(summary.name)/\(SegmentStore.multivariantPlaylistName)"
+        playlist = "/live/\(summary.name)/\(MediaFileName.multivariantPlaylist)"
         watch = "/watch/\(summary.name)"
         embed = "/embed/\(summary.name)"
     }

@@ -8,7 +8,7 @@ public import Media
 /// `GET /api/channels/<c>/events` (Server-Sent Events). A wrong or missing token gets 401 and
 /// changes nothing.
 struct ControlRoutes {
-    let controls: [String: any ChannelControl]
+    let registry: ChannelRegistry
     let token: String
     let channels: @Sendable () -> [ChannelInfo]
 
@@ -57,7 +57,7 @@ struct ControlRoutes {
                 .unauthorized, headers: [.wwwAuthenticate: "Bearer realm=\"onair\""],
                 message: "This needs the control token: Authorization: Bearer <token>.")
         }
-        guard let control = controls[try context.parameters.require("channel")] else {
+        guard let control = registry.entry(named: try context.parameters.require("channel"))?.control else {
             throw HTTPError(.notFound, message: "No such channel.")
         }
         return control

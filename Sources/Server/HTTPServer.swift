@@ -10,11 +10,10 @@ public enum HTTPServer {
     /// The Hummingbird application, ready to run as a Service; `onListening` runs once it accepts
     /// connections.
     public static func application(
-        directory: ChannelDirectory, viewers: ViewerRegistry, controls: [any ChannelControl] = [],
+        registry: ChannelRegistry, viewers: ViewerRegistry,
         metrics: MetricsEndpoint? = nil, configuration: ServerConfiguration, logger: Logger,
         onListening: @escaping @Sendable () async -> Void = {}
     ) throws -> some ApplicationProtocol {
-        let controls = Dictionary(uniqueKeysWithValues: controls.map { ($0.channel, $0) })
         let router = Router(context: ServerContext.self)
         router.add(
             middleware: RequestGate(
@@ -28,10 +27,10 @@ public enum HTTPServer {
                     body: .init(byteBuffer: ByteBuffer(bytes: metrics.registry.emitToBuffer())))
             }
         }
-        LiveRoutes(directory: directory, viewers: viewers, allowOrigin: configuration.allowOrigin).register(on: router)
-        let web = WebRoutes(directory: directory, viewers: viewers, files: EmbeddedFiles(), controls: controls)
+        LiveRoutes(registry: registry, viewers: viewers, allowOrigin: configuration.allowOrigin).register(on: router)
+        let web = WebRoutes(registry: registry, viewers: viewers, files: EmbeddedFiles())
         web.register(on: router)
-        ControlRoutes(controls: controls, token: configuration.controlToken, channels: web.channels).register(
+        ControlRoutes(registry: registry, token: configuration.controlToken, channels: web.channels).register(
             on: router)
         // Apple's LL-HLS server profile asks for HTTP/2; it needs TLS, as browsers speak it only over TLS.
         let server: HTTPServerBuilder =

@@ -7,10 +7,9 @@ import Media
 /// state, latency, viewers, embed code), `/embed/<channel>` (chromeless player for an iframe),
 /// `/web/<file>` (scripts and styles) and `GET /api/channels`.
 struct WebRoutes {
-    let directory: ChannelDirectory
+    let registry: ChannelRegistry
     let viewers: ViewerRegistry
     let files: EmbeddedFiles
-    let controls: [String: any ChannelControl]
 
     func register(on router: Router<ServerContext>) {
         // Only requests under /web pass the file middleware: a group's middleware runs for its routes.
@@ -38,12 +37,11 @@ struct WebRoutes {
     func channels() -> [ChannelInfo] {
         let now = Double(MediaClock.monotonicNanoseconds()) / 1e9
         let wall = Int64(Date().timeIntervalSince1970 * 1000)
-        return directory.all().map { store in
-            let channel = store.configuration.channel
-            var summary = store.summary()
-            if summary.state == .live, controls[channel]?.isPaused == true { summary.state = .paused }
+        return registry.all().map { entry in
+            let channel = entry.channel
             return ChannelInfo(
-                summary: summary, viewers: viewers.count(channel: channel, at: now, window: store.viewerWindow),
+                summary: channel.summary(), paused: entry.control?.isPaused == true,
+                viewers: viewers.count(channel: channel.name, at: now, window: channel.viewerWindow),
                 nowMilliseconds: wall)
         }
     }

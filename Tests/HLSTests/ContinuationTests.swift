@@ -23,8 +23,8 @@ import Testing
 
         """
 
-    static func store(previous: SegmentStore.PreviousRun?) -> SegmentStore {
-        SegmentStore(
+    static func store(previous: Timeline.PreviousRun?) -> TestChannel {
+        TestChannel(
             configuration: .init(
                 channel: "demo", format: .fmp4, segmentDuration: 2, playlistSize: 3,
                 codecs: ["avc1.64001f", "mp4a.40.2"], width: 1280, height: 720, fps: 30, videoBitrate: 1_872_000,
@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func theNumbersGoOnAfterADiscontinuityWithANewInitSegment() {
-        let previous = SegmentStore.PreviousRun(
+        let previous = Timeline.PreviousRun(
             playlist: MediaPlaylist.parse(Self.earlier)!,
             files: ["init.mp4": [1], "seg7.m4s": [7], "seg8.m4s": [8]])
         let store = Self.store(previous: previous)
@@ -77,7 +77,7 @@ import Testing
         _ = store.setInitSegment([2])
         store.appendFragment([9], duration: 2, independent: true)
         let change = store.closeSegment(programDateTime: 1_795_320_010_000)
-        #expect(change.written.map(\.name) == ["seg9.m4s", "media.m3u8", "index.m3u8"])
+        #expect(change.events == [.segment(.segment(9, .fmp4))])
         #expect(
             String(decoding: store.file(named: "media.m3u8")!.bytes, as: UTF8.self) == """
                 #EXTM3U
@@ -104,7 +104,7 @@ import Testing
     }
 
     @Test func theDiscontinuityIsCountedWhenItLeavesAndTheOldInitGoesWithItsSegments() {
-        let previous = SegmentStore.PreviousRun(
+        let previous = Timeline.PreviousRun(
             playlist: MediaPlaylist.parse(Self.earlier)!,
             files: ["init.mp4": [1], "seg7.m4s": [7], "seg8.m4s": [8]])
         let store = Self.store(previous: previous)
@@ -123,44 +123,15 @@ import Testing
     }
 
     @Test func missingFilesKeepTheNumbersButNotTheSegments() {
-        let previous = SegmentStore.PreviousRun(
+        let previous = Timeline.PreviousRun(
             playlist: MediaPlaylist.parse(Self.earlier)!, files: ["init.mp4": [1], "seg8.m4s": [8]])
         let store = Self.store(previous: previous)
         #expect(store.continuation == (9, 1), "only the newest segments whose files are all there")
-        let other = SegmentStore(
+        let other = TestChannel(
             configuration: .init(
                 channel: "demo", format: .fmp4, segmentDuration: 4, playlistSize: 3, codecs: [], width: 1280,
                 height: 720, fps: 30, videoBitrate: 1, audioBitrate: 1),
             startedAt: 0, continuing: previous)
         #expect(other.continuation == (9, 0), "another target duration cannot share the playlist")
-    }
-
-    @Test func aFolderThatCannotBeWrittenFailsOnceThenCatchesUp() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("onair-mirror-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
-        let mirror = try DirectoryMirror(root: root, channel: "demo")
-        let store = SegmentStoreTests.store()
-        #expect(mirror.start(from: store.snapshot()) == nil)
-        #expect(mirror.apply(store.setInitSegment([9]), snapshot: store.snapshot) == nil)
-        let changes = SegmentStoreTests.publish(store, count: 6, bytes: 10)
-        #expect(mirror.apply(changes[0], snapshot: store.snapshot) == nil)
-        // A folder that is no longer a folder: every write fails.
-        try FileManager.default.removeItem(at: mirror.folder)
-        try Data().write(to: mirror.folder)
-        guard case .failed = mirror.apply(changes[1], snapshot: store.snapshot) else {
-            Issue.record("the first failure is reported")
-            return
-        }
-        #expect(mirror.apply(changes[2], snapshot: store.snapshot) == nil, "and only the first")
-        try FileManager.default.removeItem(at: mirror.folder)
-        try FileManager.default.createDirectory(at: mirror.folder, withIntermediateDirectories: true)
-        try Data([1]).write(to: mirror.folder.appendingPathComponent("seg0.m4s"))
-        #expect(mirror.apply(changes[3], snapshot: store.snapshot) == .recovered)
-        let names = try FileManager.default.contentsOfDirectory(atPath: mirror.folder.path).sorted()
-        // What the store lists now, and nothing it no longer does (seg0 was left over).
-        #expect(names == ["index.m3u8", "init.mp4", "media.m3u8", "seg3.m4s", "seg4.m4s", "seg5.m4s"])
-        #expect(
-            try String(contentsOf: mirror.folder.appendingPathComponent("media.m3u8"), encoding: .utf8)
-                == SegmentStoreTests.playlist(store))
     }
 }

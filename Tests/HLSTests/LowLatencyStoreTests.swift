@@ -4,8 +4,8 @@ import Testing
 @testable import HLS
 
 @Suite struct LowLatencyStoreTests {
-    static func store(playlistSize: Int = 3) -> SegmentStore {
-        SegmentStore(
+    static func store(playlistSize: Int = 3) -> TestChannel {
+        TestChannel(
             configuration: .init(
                 channel: "demo", format: .fmp4, segmentDuration: 2, playlistSize: playlistSize,
                 codecs: ["avc1.64001f", "mp4a.40.2"], width: 1280, height: 720, fps: 30, videoBitrate: 1_872_000,
@@ -15,8 +15,8 @@ import Testing
 
     /// Four 0.5 s parts a segment; `parts` more of the next one.
     @discardableResult
-    static func publish(_ store: SegmentStore, segments: Int, from first: Int = 0, parts: Int = 0)
-        -> [SegmentStore.Change]
+    static func publish(_ store: TestChannel, segments: Int, from first: Int = 0, parts: Int = 0)
+        -> [Publication]
     {
         let changes = (first..<(first + segments)).map { index in
             for part in 0..<4 {
@@ -30,7 +30,7 @@ import Testing
         return changes
     }
 
-    static func playlist(_ store: SegmentStore, skip: Bool = false) -> String {
+    static func playlist(_ store: TestChannel, skip: Bool = false) -> String {
         String(decoding: store.mediaPlaylist(skip: skip), as: UTF8.self)
     }
 
@@ -96,9 +96,8 @@ import Testing
 
     @Test func folderPlaylistNamesNoPartFile() throws {
         let store = Self.store()
-        let changes = Self.publish(store, segments: 2)
-        let folder = try #require(changes.last?.written.first { $0.name == "media.m3u8" })
-        let text = String(decoding: folder.bytes, as: UTF8.self)
+        Self.publish(store, segments: 2)
+        let text = store.timeline.wholeSegmentPlaylist().render()
         #expect(!text.contains("PART") && !text.contains("SERVER-CONTROL") && text.hasSuffix("seg1.m4s\n"))
     }
 
@@ -137,18 +136,11 @@ import Testing
     @Test func reloadsTooFarAheadOrWithoutSequenceAreRefused() {
         let store = Self.store()
         Self.publish(store, segments: 2)  // last segment: 1
-        #expect(throws: SegmentStore.ReloadProblem.partWithoutSequence) { try store.checkReload(msn: nil, part: 0) }
-        #expect(throws: SegmentStore.ReloadProblem.tooFarAhead(msn: 4, last: 1)) {
+        #expect(throws: LiveStore.ReloadProblem.partWithoutSequence) { try store.checkReload(msn: nil, part: 0) }
+        #expect(throws: LiveStore.ReloadProblem.tooFarAhead(msn: 4, last: 1)) {
             try store.checkReload(msn: 4, part: nil)
         }
         #expect(throws: Never.self) { try store.checkReload(msn: 3, part: 2) }
         #expect(throws: Never.self) { try store.checkReload(msn: nil, part: nil) }
-    }
-
-    @Test func partNamesParse() {
-        #expect(SegmentStore.partPosition("part12.3.m4s")! == (12, 3))
-        #expect(SegmentStore.partPosition("part-1.3.m4s") == nil)
-        #expect(SegmentStore.partPosition("seg12.m4s") == nil)
-        #expect(SegmentStore.partPosition("part1.2.3.m4s") == nil)
     }
 }

@@ -5,14 +5,17 @@ import Testing
 @testable import Server
 
 @Suite struct BlockingReloadTests {
-    static func store() -> SegmentStore {
-        let store = SegmentStore(
+    static func store() -> LiveStore {
+        var timeline = Timeline(
             configuration: .init(
-                channel: "demo", format: .fmp4, segmentDuration: 1, playlistSize: 3, codecs: ["avc1.64001f"],
-                width: 640, height: 360, fps: 30, videoBitrate: 1_000_000, audioBitrate: 0, partDuration: 0.2),
-            startedAt: 0)
-        store.appendFragment([1], duration: 1, independent: true)
-        _ = store.closeSegment(programDateTime: 0)
+                channel: "demo",
+                rendition: Rendition(
+                    width: 640, height: 360, fps: 30, videoBitrate: 1_000_000, audioBitrate: 0,
+                    codecs: ["avc1.64001f"]),
+                format: .fmp4, segmentDuration: 1, playlistSize: 3, partDuration: 0.2))
+        let store = LiveStore(timeline: timeline, startedAt: 0)
+        _ = timeline.appendPart([1], duration: 1, independent: true)
+        store.receive(timeline.closeSegment(programDateTime: 0))
         return store
     }
 
@@ -25,26 +28,23 @@ import Testing
     }
 
     @Test func aPartThatDoesNotComeInThreeTargetDurationsIs503() async throws {
-        let routes = LiveRoutes(directory: ChannelDirectory(), viewers: ViewerRegistry(), allowOrigin: "*")
         let clock = ContinuousClock()
         let start = clock.now
         await #expect {
-            _ = try await routes.file(for: Self.request("_HLS_msn=2&_HLS_part=0"), in: Self.store())
+            _ = try await LiveRoutes.file(for: Self.request("_HLS_msn=2&_HLS_part=0"), in: Self.store())
         } throws: { Self.status(of: $0) == .serviceUnavailable }
         // Held the three target durations first (an upper bound would measure the test machine).
         #expect(clock.now - start >= .seconds(3))
     }
 
     @Test func aSegmentTooFarAheadIs400AtOnce() async throws {
-        let routes = LiveRoutes(directory: ChannelDirectory(), viewers: ViewerRegistry(), allowOrigin: "*")
         await #expect {
-            _ = try await routes.file(for: Self.request("_HLS_msn=9"), in: Self.store())
+            _ = try await LiveRoutes.file(for: Self.request("_HLS_msn=9"), in: Self.store())
         } throws: { Self.status(of: $0) == .badRequest }
     }
 
     @Test func aSegmentAlreadyListedIsAnsweredAtOnce() async throws {
-        let routes = LiveRoutes(directory: ChannelDirectory(), viewers: ViewerRegistry(), allowOrigin: "*")
-        let file = try await routes.file(for: Self.request("_HLS_msn=0"), in: Self.store())
+        let file = try await LiveRoutes.file(for: Self.request("_HLS_msn=0"), in: Self.store())
         #expect(file.map { String(decoding: $0.bytes, as: UTF8.self) }?.contains("seg0.m4s") == true)
     }
 }

@@ -12,7 +12,7 @@ public struct AlsaError: Error, CustomStringConvertible {
 
 /// Throws an `AlsaError` for a negative ALSA result.
 @discardableResult
-func check(_ code: Int32, _ operation: @autoclosure () -> String) throws(AlsaError) -> Int32 {
+func checkALSA(_ code: Int32, _ operation: @autoclosure () -> String) throws(AlsaError) -> Int32 {
     guard code >= 0 else { throw AlsaError(code: code, operation: operation()) }
     return code
 }
@@ -39,16 +39,16 @@ final class AlsaDevice {
     init(name: String) throws {
         CALSA_silence()
         var opened: OpaquePointer?
-        try check(snd_pcm_open(&opened, name, SND_PCM_STREAM_CAPTURE, 0), "snd_pcm_open(\(name))")
+        try checkALSA(snd_pcm_open(&opened, name, SND_PCM_STREAM_CAPTURE, 0), "snd_pcm_open(\(name))")
         let pcm = opened!
         self.pcm = pcm
         self.name = name
         var params: OpaquePointer?
         do {
-            try check(snd_pcm_hw_params_malloc(&params), "snd_pcm_hw_params_malloc")
+            try checkALSA(snd_pcm_hw_params_malloc(&params), "snd_pcm_hw_params_malloc")
             defer { snd_pcm_hw_params_free(params) }
-            try check(snd_pcm_hw_params_any(pcm, params), "snd_pcm_hw_params_any")
-            try check(
+            try checkALSA(snd_pcm_hw_params_any(pcm, params), "snd_pcm_hw_params_any")
+            try checkALSA(
                 snd_pcm_hw_params_set_access(pcm, params, SND_PCM_ACCESS_RW_INTERLEAVED), "interleaved access")
             let formats: [(snd_pcm_format_t, SampleFormat)] = [
                 (SND_PCM_FORMAT_S16_LE, .s16Interleaved), (SND_PCM_FORMAT_S32_LE, .s32Interleaved),
@@ -58,14 +58,14 @@ final class AlsaDevice {
                 throw AlsaError(code: -22, operation: "\(name) offers none of S16_LE, S32_LE, FLOAT_LE")
             }
             var channels: UInt32 = 2
-            try check(snd_pcm_hw_params_set_channels_near(pcm, params, &channels), "channels")
+            try checkALSA(snd_pcm_hw_params_set_channels_near(pcm, params, &channels), "channels")
             var rate: UInt32 = 48_000
-            try check(snd_pcm_hw_params_set_rate_near(pcm, params, &rate, nil), "rate")
+            try checkALSA(snd_pcm_hw_params_set_rate_near(pcm, params, &rate, nil), "rate")
             var period: UInt32 = 20_000
-            try check(snd_pcm_hw_params_set_period_time_near(pcm, params, &period, nil), "period time")
+            try checkALSA(snd_pcm_hw_params_set_period_time_near(pcm, params, &period, nil), "period time")
             var buffer: UInt32 = 500_000
-            try check(snd_pcm_hw_params_set_buffer_time_near(pcm, params, &buffer, nil), "buffer time")
-            try check(snd_pcm_hw_params(pcm, params), "snd_pcm_hw_params")
+            try checkALSA(snd_pcm_hw_params_set_buffer_time_near(pcm, params, &buffer, nil), "buffer time")
+            try checkALSA(snd_pcm_hw_params(pcm, params), "snd_pcm_hw_params")
             var frames: snd_pcm_uframes_t = 0
             var direction: Int32 = 0
             snd_pcm_hw_params_get_period_size(params, &frames, &direction)
@@ -73,7 +73,7 @@ final class AlsaDevice {
             self.rate = Int(rate)
             self.channels = Int(channels)
             self.periodFrames = max(64, Int(frames))
-            try check(snd_pcm_start(pcm), "snd_pcm_start")
+            try checkALSA(snd_pcm_start(pcm), "snd_pcm_start")
         } catch {
             snd_pcm_close(pcm)
             throw error
@@ -88,7 +88,7 @@ final class AlsaDevice {
         }
         if count >= 0 { return count }
         if Int32(count) == CALSA_overrun { overruns.add() }
-        try check(snd_pcm_recover(pcm, Int32(count), 1), "snd_pcm_readi(\(name))")
+        try checkALSA(snd_pcm_recover(pcm, Int32(count), 1), "snd_pcm_readi(\(name))")
         return 0
     }
 

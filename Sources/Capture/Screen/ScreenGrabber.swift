@@ -1,4 +1,5 @@
 internal import CX11
+import Glibc
 import Media
 
 /// Reads a rectangle of the root window as 32-bit BGRX: through a shared-memory XImage where
@@ -56,9 +57,22 @@ final class ScreenGrabber {
             throw CaptureError.x11(
                 "the display is not 24/32-bit colour (\(created.pointee.bits_per_pixel) bits per pixel)")
         }
-        segment.shmid = shmget(
+        let shmid = shmget(
             IPC_PRIVATE, Int(created.pointee.bytes_per_line * created.pointee.height), IPC_CREAT | 0o600)
-        segment.shmaddr = shmat(segment.shmid, nil, 0).assumingMemoryBound(to: CChar.self)
+        guard shmid >= 0 else {
+            let reason = String(cString: strerror(errno))
+            _ = CX11_destroyImage(created)
+            throw CaptureError.x11("shmget failed for a \(width)x\(height) picture: \(reason)")
+        }
+        // shmat returns (void *)-1 on failure.
+        guard let address = shmat(shmid, nil, 0), address != UnsafeMutableRawPointer(bitPattern: -1) else {
+            let reason = String(cString: strerror(errno))
+            shmctl(shmid, IPC_RMID, nil)
+            _ = CX11_destroyImage(created)
+            throw CaptureError.x11("shmat failed: \(reason)")
+        }
+        segment.shmid = shmid
+        segment.shmaddr = address.assumingMemoryBound(to: CChar.self)
         segment.readOnly = 0
         created.pointee.data = segment.shmaddr
         XShmAttach(display.display, &segment)

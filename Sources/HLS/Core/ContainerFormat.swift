@@ -27,11 +27,6 @@ public enum ContainerFormat: String, Sendable, CaseIterable {
         }
     }
 
-    /// The name of the init segment, where the format has one.
-    public var initSegmentName: String? {
-        switch self {
-        case .fmp4: "init.mp4"
-        case .ts: nil
-        }
-    }
+    /// fMP4 segments need an init segment (EXT-X-MAP); TS segments carry their own tables.
+    public var hasInitSegment: Bool { self == .fmp4 }
 }

@@ -1,25 +1,25 @@
 public import Media
 
-/// Puts packets from several encoders, each in its own time order, into one time order.
+/// Puts packets from several encoders (tracks), each in its own time order, into one time order.
 ///
 /// A packet is released only once every open stream has shown a later one (or ended), so a
 /// muxer fed from `pop` sees decode times that never go back.
 public struct Interleaver<Element>: Sendable where Element: Sendable {
-    private var queues: [MediaKind: [(time: Double, element: Element)]]
-    private var open: Set<MediaKind>
+    private var queues: [TrackID: [(time: Double, element: Element)]]
+    private var open: Set<TrackID>
 
-    public init(streams: Set<MediaKind>) {
+    public init(tracks streams: Set<TrackID>) {
         open = streams
         queues = Dictionary(uniqueKeysWithValues: streams.map { ($0, []) })
     }
 
-    public mutating func push(_ element: Element, kind: MediaKind, time: Double) {
-        queues[kind, default: []].append((time, element))
+    public mutating func push(_ element: Element, track: TrackID, time: Double) {
+        queues[track, default: []].append((time, element))
     }
 
     /// Marks a stream as ended: what it queued no longer waits for it.
-    public mutating func end(_ kind: MediaKind) {
-        open.remove(kind)
+    public mutating func end(_ track: TrackID) {
+        open.remove(track)
     }
 
     /// True once every stream has ended and everything queued has been popped.
@@ -29,19 +29,19 @@ public struct Interleaver<Element>: Sendable where Element: Sendable {
 
     /// The next packet in time order, or nil while a stream that may send an earlier one is empty.
     public mutating func pop() -> Element? {
-        var earliest: (kind: MediaKind, time: Double)?
-        for (kind, queue) in queues {
+        var earliest: (track: TrackID, time: Double)?
+        for (track, queue) in queues {
             guard let head = queue.first else {
-                if open.contains(kind) { return nil }
+                if open.contains(track) { return nil }
                 continue
             }
             if earliest == nil || head.time < earliest!.time
-                || (head.time == earliest!.time && kind.rawValue < earliest!.kind.rawValue)
+                || (head.time == earliest!.time && track < earliest!.track)
             {
-                earliest = (kind, head.time)
+                earliest = (track, head.time)
             }
         }
         guard let earliest else { return nil }
-        return queues[earliest.kind]!.removeFirst().element
+        return queues[earliest.track]!.removeFirst().element
     }
 }

@@ -7,7 +7,8 @@ final class Packager {
     let format: ContainerFormat
     private let context: UnsafeMutablePointer<AVFormatContext>
     private let output: MemoryOutput
-    private let streamIndex: [MediaKind: Int32]
+    /// Each track's stream in the muxer, and the time base the muxer stores it in.
+    private let streams: [TrackID: (index: Int32, timeBase: AVRational)]
     /// The init segment (ftyp + moov) for fMP4; empty for TS.
     private(set) var initSegment: [UInt8] = []
 
@@ -19,19 +20,17 @@ final class Packager {
         try check(
             avformat_alloc_output_context2(&allocated, nil, format == .fmp4 ? "mp4" : "mpegts", nil),
             "avformat_alloc_output_context2")
-        context = allocated!
+        let context = try LibavAllocation(allocated, "avformat_alloc_output_context2") { avformat_free_context($0) }
         output = try MemoryOutput()
-        context.pointee.pb = output.context
-        context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
-        var indices: [MediaKind: Int32] = [:]
+        context.pointer.pointee.pb = output.context
+        context.pointer.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        var muxed: [TrackID: (index: Int32, timeBase: AVRational)] = [:]
         for stream in streams {
-            let created = try checkAllocation(avformat_new_stream(context, nil), "avformat_new_stream")
+            let created = try checkAllocation(avformat_new_stream(context.pointer, nil), "avformat_new_stream")
             try check(avcodec_parameters_copy(created.pointee.codecpar, stream.parameters), "avcodec_parameters_copy")
-            created.pointee.time_base =
-                stream.kind == .video ? AVRational(num: 1, den: 90_000) : AVRational(num: 1, den: 48_000)
-            indices[stream.kind] = created.pointee.index
+            created.pointee.time_base = AVRational(num: stream.muxTimeBase.numerator, den: stream.muxTimeBase.denominator)
+            muxed[stream.track] = (created.pointee.index, created.pointee.time_base)
         }
-        streamIndex = indices
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
         switch format {
@@ -42,21 +41,22 @@ final class Packager {
         case .ts:
             av_dict_set(&options, "mpegts_flags", "+resend_headers", 0)
         }
-        try check(avformat_write_header(context, &options), "avformat_write_header")
+        try check(avformat_write_header(context.pointer, &options), "avformat_write_header")
+        // The muxer may change a stream's time base in write_header: read them after it.
+        self.streams = muxed.mapValues { ($0.index, context.pointer.pointee.streams[Int($0.index)]!.pointee.time_base) }
+        self.context = context.handOver()
         initSegment = format == .fmp4 ? output.take() : []
     }
 
     /// Writes one packet into the open fragment. Wraps `av_write_frame`.
     func write(_ packet: EncodedPacket) throws {
-        guard let index = streamIndex[packet.kind] else { return }
-        var copy: UnsafeMutablePointer<AVPacket>? = try checkAllocation(
-            av_packet_clone(packet.packet), "av_packet_clone")
-        defer { av_packet_free(&copy) }
-        copy!.pointee.stream_index = index
+        guard let stream = streams[packet.track] else { return }
+        // The muxer writes into the packet: it gets a reference of its own, the shared one stays as it is.
+        let copy = try LibavAllocation(av_packet_clone(packet.packet), "av_packet_clone") { av_packet_free(&$0) }
+        copy.pointer.pointee.stream_index = stream.index
         av_packet_rescale_ts(
-            copy, AVRational(num: packet.timeBase.numerator, den: packet.timeBase.denominator),
-            context.pointee.streams[Int(index)]!.pointee.time_base)
-        try check(av_write_frame(context, copy), "av_write_frame")
+            copy.pointer, AVRational(num: packet.timeBase.numerator, den: packet.timeBase.denominator), stream.timeBase)
+        try check(av_write_frame(context, copy.pointer), "av_write_frame")
     }
 
     /// Ends the open fragment and returns its bytes. For TS, when a segment starts next,

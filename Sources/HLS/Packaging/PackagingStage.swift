@@ -1,47 +1,44 @@
 public import Media
 
-/// What the encoders send the packaging stage: packets, then each stream's end.
+/// What the encoders send the packaging stage: packets, then each track's end.
 public enum PacketMessage: Sendable {
     case packet(EncodedPacket)
-    case end(MediaKind)
+    case end(TrackID)
 }
 
-/// The packaging thread: puts both encoders' packets in time order, cuts them into fragments
-/// and segments on the grid, muxes them, and publishes each finished segment to the store
-/// (and the mirror, when there is one).
+/// The packaging thread of one rendition: puts its tracks' packets in time order, cuts them into
+/// fragments and segments on the grid, muxes them, and hands each change of the rendition's
+/// timeline to every sink. It never waits for a sink: each has its own runner.
 public final class PackagingStage {
-    public let store: SegmentStore
     private let packager: Packager
-    private let mirror: DirectoryMirror?
     private let clock: MediaClock
     private var segmenter: Segmenter
     private var interleaver: Interleaver<EncodedPacket>
-    /// Told of mirror failures and recoveries; the stream goes on from memory meanwhile.
-    private let report: EventReporter
+    private var timeline: Timeline
+    private let sinks: [SinkRunner]
 
+    /// Opens the muxer over `tracks` and publishes the init segment.
     public init(
-        store: SegmentStore, streams: [StreamDescription], segmenter: Segmenter.Configuration,
-        mirror: DirectoryMirror?, clock: MediaClock, report: @escaping EventReporter
+        timeline: Timeline, tracks: [StreamDescription], segmenter: Segmenter.Configuration, clock: MediaClock,
+        sinks: [SinkRunner]
     ) throws {
-        self.store = store
-        self.mirror = mirror
+        self.timeline = timeline
         self.clock = clock
-        self.report = report
+        self.sinks = sinks
         self.segmenter = Segmenter(configuration: segmenter)
-        self.interleaver = Interleaver(streams: Set(streams.map(\.kind)))
-        packager = try Packager(format: store.configuration.format, streams: streams)
-        _ = store.setInitSegment(packager.initSegment)
-        if let mirror { tell(mirror.start(from: store.snapshot())) }
+        interleaver = Interleaver(tracks: Set(tracks.map(\.track)))
+        packager = try Packager(format: timeline.configuration.format, streams: tracks)
+        publish(self.timeline.setInitSegment(packager.initSegment))
     }
 
-    /// Runs until every stream has ended, then lists the last segment and ends the playlist.
+    /// Runs until every track has ended, then lists the last segment and ends the playlist.
     public func run(input: BoundedQueue<PacketMessage>) throws {
         while !interleaver.isFinished, let message = input.pop() {
             switch message {
             case .packet(let packet):
-                interleaver.push(packet, kind: packet.kind, time: packet.decodeSeconds)
-            case .end(let kind):
-                interleaver.end(kind)
+                interleaver.push(packet, track: packet.track, time: packet.decodeSeconds)
+            case .end(let track):
+                interleaver.end(track)
             }
             while let packet = interleaver.pop() {
                 let events = segmenter.accept(
@@ -51,7 +48,7 @@ public final class PackagingStage {
             }
         }
         try apply(segmenter.finish(), last: true)
-        publish(store.end())
+        publish(timeline.end())
     }
 
     /// Cuts what the events say; the last segment ends with the muxer's trailer.
@@ -59,35 +56,22 @@ public final class PackagingStage {
         for event in events {
             switch event {
             case .fragmentEnded(let duration, let independent):
-                store.appendFragment(
-                    try packager.cutFragment(segmentStartsNext: false), duration: duration, independent: independent)
+                publish(
+                    timeline.appendPart(
+                        try packager.cutFragment(segmentStartsNext: false), duration: duration,
+                        independent: independent))
             case .segmentEnded(let segment):
-                store.appendFragment(
-                    try last ? packager.finish() : packager.cutFragment(segmentStartsNext: true),
-                    duration: segment.lastFragmentDuration, independent: segment.lastFragmentIndependent)
-                publish(store.closeSegment(programDateTime: clock.wallMilliseconds(at: segment.start)))
+                publish(
+                    timeline.appendPart(
+                        try last ? packager.finish() : packager.cutFragment(segmentStartsNext: true),
+                        duration: segment.lastFragmentDuration, independent: segment.lastFragmentIndependent))
+                publish(timeline.closeSegment(programDateTime: clock.wallMilliseconds(at: segment.start)))
             }
         }
     }
 
-    private func publish(_ change: SegmentStore.Change) {
-        guard let mirror else { return }
-        tell(mirror.apply(change, snapshot: store.snapshot))
-    }
-
-    /// Reports a change in the folder's health as an event.
-    private func tell(_ outcome: DirectoryMirror.Outcome?) {
-        guard let mirror else { return }
-        switch outcome {
-        case .failed(let error):
-            report(
-                .diskWriteFailed,
-                "writing to \(mirror.folder.path) failed (\(error)): the stream goes on from memory, "
-                    + "and the folder is brought up to date once it can be written")
-        case .recovered:
-            report(.diskWriteRecovered, "\(mirror.folder.path) can be written again: it is up to date")
-        case nil:
-            break
-        }
+    private func publish(_ publication: Publication?) {
+        guard let publication else { return }
+        for sink in sinks { sink.send(publication) }
     }
 }

@@ -3,8 +3,6 @@ public enum ChannelState: String, Sendable, Codable {
     /// Started, but no segment is listed yet.
     case waiting
     case live
-    /// Live, but the host paused it: viewers see the last picture under a card and hear silence.
-    case paused
     /// EXT-X-ENDLIST has been written.
     case ended
 }
@@ -40,5 +38,19 @@ public struct ChannelSummary: Sendable, Equatable {
         self.audioBitrate = audioBitrate
         self.measuredBitrate = measuredBitrate
         self.segments = segments
+    }
+}
+
+extension ChannelSummary {
+    /// The figures of a channel whose (first) rendition's timeline is `timeline`.
+    public init(timeline: Timeline, startedAt: Int64) {
+        let rendition = timeline.rendition
+        self.init(
+            name: timeline.channel,
+            state: timeline.ended ? .ended : timeline.segments.isEmpty ? .waiting : .live,
+            startedAt: startedAt, width: rendition.width, height: rendition.height, fps: rendition.fps,
+            format: timeline.configuration.format, videoBitrate: rendition.videoBitrate,
+            audioBitrate: rendition.audioBitrate, measuredBitrate: timeline.measuredBitrate,
+            segments: timeline.nextSequence - timeline.firstSequence)
     }
 }

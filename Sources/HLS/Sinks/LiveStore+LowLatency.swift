@@ -1,8 +1,7 @@
-/// Low-Latency HLS in the store: part files, and requests held until the playlist holds what
-/// they ask for (blocking playlist reload, preload hints). A held request is a continuation,
-/// resumed by the packaging thread after the change that satisfies it: no thread and no
-/// polling per request.
-extension SegmentStore {
+/// Low-Latency HLS in the live store: requests held until the playlist holds what they ask for
+/// (blocking playlist reload, preload hints). A held request is a continuation, resumed by the
+/// store's thread after the publication that satisfies it: no thread and no polling per request.
+extension LiveStore {
     /// Why a blocking playlist request is refused (HTTP 400).
     public enum ReloadProblem: Error, Equatable, CustomStringConvertible {
         case partWithoutSequence
@@ -16,13 +15,42 @@ extension SegmentStore {
         }
     }
 
+    /// The file as the request should get it. For Low-Latency HLS: a media playlist request with
+    /// `_HLS_msn` (and `_HLS_part`) waits until the playlist holds that segment (part), and
+    /// `_HLS_skip=YES` gets the delta update; a request for the hinted next part waits for it.
+    /// Held at most three target durations.
+    public func file(for request: LiveRequest) async throws(LiveFile.Refusal) -> LiveFile? {
+        let name = MediaFileName(request.file)
+        if name == .multivariantPlaylist, let session = request.session, let file = file(named: request.file) {
+            return LiveFile(
+                bytes: multivariantPlaylist(variantQuery: "session=" + session), contentType: file.contentType,
+                immutable: false, perSession: true)
+        }
+        guard configuration.partDuration != nil else { return file(named: request.file) }
+        let timeout = Duration.seconds(3 * Double(configuration.targetDuration))
+        if case .part = name {
+            return await part(named: request.file, timeout: timeout)
+        }
+        guard name == .mediaPlaylist, var file = file(named: request.file) else { return file(named: request.file) }
+        do {
+            try checkReload(msn: request.msn, part: request.part)
+        } catch {
+            throw .badRequest(error.description)
+        }
+        if let msn = request.msn, await !waitUntilListed(msn: msn, part: request.part, timeout: timeout) {
+            throw .timedOut("_HLS_msn=\(msn) did not come in three target durations")
+        }
+        file.bytes = mediaPlaylist(skip: request.skip != nil)
+        return file
+    }
+
     /// Checks `_HLS_msn` / `_HLS_part` before waiting for them.
     public func checkReload(msn: Int?, part: Int?) throws(ReloadProblem) {
         guard let msn else {
             if part != nil { throw .partWithoutSequence }
             return
         }
-        let last = state.withLock { $0.nextSequence - 1 }
+        let last = state.withLock { $0.timeline.lastSequence }
         if msn > last + 2 { throw .tooFarAhead(msn: msn, last: last) }
     }
 
@@ -51,10 +79,14 @@ extension SegmentStore {
 
     /// The part named `name` once it is complete: at once if it is, after waiting if it is the
     /// next one (the preload hint); nil for any other name, or after `timeout`.
-    public func part(named name: String, timeout: Duration) async -> File? {
+    public func part(named name: String, timeout: Duration) async -> LiveFile? {
         if let file = file(named: name) { return file }
-        guard let (msn, index) = Self.partPosition(name), configuration.partDuration != nil else { return nil }
-        let isNext = state.withLock { $0.nextSequence == msn && $0.openParts.count == index && !$0.ended }
+        guard case .part(let msn, let index, _) = MediaFileName(name), configuration.partDuration != nil else {
+            return nil
+        }
+        let isNext = state.withLock { state in
+            state.timeline.nextSequence == msn && state.timeline.openParts.count == index && !state.timeline.ended
+        }
         guard isNext, await waitUntilListed(msn: msn, part: index, timeout: timeout) else { return nil }
         return file(named: name)
     }
@@ -64,7 +96,7 @@ extension SegmentStore {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let now = state.withLock { state in
-                    if state.waiters.wasCancelled(id) || Self.isListed(msn: msn, part: part, in: state) { return true }
+                    if state.waiters.wasCancelled(id) || state.timeline.lists(msn: msn, part: part) { return true }
                     state.waiters.add(id: id, msn: msn, part: part, continuation: continuation)
                     return false
                 }
@@ -74,37 +106,6 @@ extension SegmentStore {
             state.withLock { $0.waiters.cancel(id) }?.resume()
         }
     }
-
-    static func isListed(msn: Int, part: Int?, in state: State) -> Bool {
-        if state.ended || msn < state.nextSequence { return true }
-        guard let part else { return false }
-        return msn == state.nextSequence && part < state.openParts.count
-    }
-
-    static func part(named name: String, in state: State) -> Part? {
-        guard let (msn, index) = partPosition(name) else { return nil }
-        if msn == state.nextSequence {
-            return index < state.openParts.count ? state.openParts[index] : nil
-        }
-        guard let segment = state.segments.first(where: { $0.sequence == msn }), index < segment.parts.count else {
-            return nil
-        }
-        return segment.parts[index]
-    }
-
-    /// `part12.3.m4s` → (12, 3).
-    static func partPosition(_ name: String) -> (msn: Int, index: Int)? {
-        guard name.hasPrefix("part") else { return nil }
-        let fields = name.dropFirst(4).split(separator: ".")
-        guard fields.count == 3, let msn = Int(fields[0]), let index = Int(fields[1]), msn >= 0, index >= 0 else {
-            return nil
-        }
-        return (msn, index)
-    }
-}
-
-extension SegmentStore.Part {
-    var listed: MediaPlaylist.Part { MediaPlaylist.Part(uri: name, duration: duration, independent: independent) }
 }
 
 /// Held playlist and part requests, by id, in the store's state.
@@ -141,10 +142,10 @@ struct Waiters {
         return nil
     }
 
-    /// Removes and returns the requests the state now satisfies, to be resumed outside the lock.
-    mutating func takeSatisfied(by state: SegmentStore.State) -> [CheckedContinuation<Void, Never>] {
+    /// Removes and returns the requests the timeline now satisfies, to be resumed outside the lock.
+    mutating func takeSatisfied(by timeline: Timeline) -> [CheckedContinuation<Void, Never>] {
         guard !waiting.isEmpty else { return [] }
-        let ready = waiting.filter { SegmentStore.isListed(msn: $0.value.msn, part: $0.value.part, in: state) }
+        let ready = waiting.filter { timeline.lists(msn: $0.value.msn, part: $0.value.part) }
         for id in ready.keys { waiting.removeValue(forKey: id) }
         return ready.values.map(\.continuation)
     }

@@ -1,0 +1,78 @@
+/// The playlists, rendered from a timeline: what viewers of a live origin get (with Low-Latency HLS
+/// parts and delta updates), what a folder or a static destination holds (whole segments only), and
+/// the multivariant playlist over a channel's renditions.
+extension Timeline {
+    /// The live media playlist, with parts and the preload hint when the timeline has them.
+    public func mediaPlaylist() -> MediaPlaylist {
+        let listed = segments.filter(\.isListed)
+        let target = Double(configuration.targetDuration)
+        let lowLatency = configuration.partDuration.map { partTarget in
+            MediaPlaylist.LowLatency(
+                partTarget: partTarget, openParts: openParts.map(\.listed),
+                preloadHint: MediaFileName.part(nextSequence, openParts.count, configuration.format).description,
+                canSkipUntil: 6 * target, openDiscontinuity: nextIsDiscontinuity,
+                openMap: initSegmentName?.description)
+        }
+        return MediaPlaylist(
+            version: configuration.format.playlistVersion,
+            targetDuration: configuration.targetDuration,
+            mediaSequence: listed.first?.sequence ?? nextSequence,
+            discontinuitySequence: discontinuitySequence,
+            initSegmentURI: initSegmentName?.description,
+            segments: listed.map { segment in
+                // Part tags go once the segment is more than three target durations from the edge.
+                let recent = segment.end > edge - 3 * target
+                return MediaPlaylist.Segment(
+                    uri: segment.name.description, duration: segment.duration,
+                    programDateTime: segment.programDateTime, discontinuity: segment.discontinuity,
+                    map: segment.initSegment?.description, parts: recent ? segment.parts.map(\.listed) : [])
+            },
+            ended: ended,
+            lowLatency: lowLatency)
+    }
+
+    /// The delta update (`_HLS_skip=YES`): the segments that ended more than CAN-SKIP-UNTIL ago are
+    /// left out. Nil when there is nothing to skip, or no Low-Latency HLS.
+    public func deltaPlaylist() -> MediaPlaylist? {
+        var playlist = mediaPlaylist()
+        guard var lowLatency = playlist.lowLatency, let canSkipUntil = lowLatency.canSkipUntil else { return nil }
+        lowLatency.skippedSegments = segments.filter { $0.isListed && $0.end < edge - canSkipUntil }.count
+        guard lowLatency.skippedSegments > 0 else { return nil }
+        playlist.lowLatency = lowLatency
+        return playlist
+    }
+
+    /// The playlist for a folder or a static destination: whole segments only, as players without
+    /// Low-Latency HLS read it (a static store cannot hold blocking reloads).
+    public func wholeSegmentPlaylist() -> MediaPlaylist {
+        var playlist = mediaPlaylist()
+        playlist.lowLatency = nil
+        for index in playlist.segments.indices {
+            playlist.segments[index].parts = []
+        }
+        return playlist
+    }
+
+    /// This rendition's entry in the multivariant playlist, its bit rates measured once it has segments.
+    public func variant(uri: String) -> MultivariantPlaylist.Variant {
+        let average = measuredBitrate > 0 ? measuredBitrate : rendition.estimatedBitrate
+        return MultivariantPlaylist.Variant(
+            uri: uri, bandwidth: max(peakBitrate, average), averageBandwidth: average, codecs: rendition.codecs,
+            width: rendition.width, height: rendition.height, frameRate: Double(rendition.fps))
+    }
+}
+
+extension MultivariantPlaylist {
+    /// The channel's entry playlist over its renditions' timelines, in order.
+    public init(renditions: [Timeline]) {
+        self.init(
+            version: renditions.map(\.configuration.format.playlistVersion).max() ?? 6,
+            variants: renditions.map { $0.variant(uri: MediaFileName.mediaPlaylist.description) })
+    }
+}
+
+extension Timeline.Part {
+    var listed: MediaPlaylist.Part {
+        MediaPlaylist.Part(uri: name.description, duration: duration, independent: independent)
+    }
+}

@@ -1,0 +1,250 @@
+/// One rendition's published media as a value: what is numbered, named, listed and still
+/// downloadable, and the bytes of each file. The packaging stage changes it as fragments and segments
+/// are cut; each change returns a ``Publication`` that carries the events and a copy of the timeline
+/// after it, so a sink can follow the events one by one or simply take up the newest timeline.
+///
+/// Pure: no clock, no I/O, no lock. Copies are cheap (the bytes are shared, not copied).
+public struct Timeline: Sendable {
+    public struct Configuration: Sendable, Equatable {
+        public var channel: String
+        public var rendition: Rendition
+        public var format: ContainerFormat
+        public var segmentDuration: Double
+        /// Segments listed in the live playlist.
+        public var playlistSize: Int
+        /// Low-Latency HLS: each fragment is a part of about this many seconds, listed at once.
+        public var partDuration: Double?
+
+        public init(
+            channel: String, rendition: Rendition, format: ContainerFormat, segmentDuration: Double,
+            playlistSize: Int, partDuration: Double? = nil
+        ) {
+            self.channel = channel
+            self.rendition = rendition
+            self.format = format
+            self.segmentDuration = segmentDuration
+            self.playlistSize = playlistSize
+            self.partDuration = partDuration
+        }
+
+        /// EXT-X-TARGETDURATION: the segment length rounded up.
+        public var targetDuration: Int { Int(segmentDuration.rounded(.up)) }
+    }
+
+    public struct Part: Sendable {
+        public var name: MediaFileName
+        public var duration: Double
+        /// Starts with an IDR: a player may begin here.
+        public var independent: Bool
+        public var bytes: [UInt8]
+    }
+
+    public struct Segment: Sendable {
+        public var sequence: Int
+        public var name: MediaFileName
+        public var duration: Double
+        /// Wall time of its first frame, milliseconds since 1970.
+        public var programDateTime: Int64
+        public var bytes: [UInt8]
+        /// Media time of its end: how far it is from the live edge.
+        public var end: Double
+        /// Its parts while they are listed or downloadable (Low-Latency HLS).
+        public var parts: [Part]
+        /// Media time after which a segment that left the playlist is no longer downloadable.
+        public var expiresAt: Double?
+        /// Its init segment (fMP4).
+        public var initSegment: MediaFileName?
+        /// The first of a run that continues an earlier one's numbering.
+        public var discontinuity: Bool
+
+        /// Still in the playlist (not only still downloadable).
+        public var isListed: Bool { expiresAt == nil }
+    }
+
+    public let configuration: Configuration
+    /// Listed segments, then those that left the playlist but must stay downloadable, oldest first.
+    public internal(set) var segments: [Segment] = []
+    /// The parts of the segment being built.
+    public internal(set) var openParts: [Part] = []
+    /// Init segments by name: this run's, and an earlier run's while its segments are held.
+    public internal(set) var initSegments: [MediaFileName: [UInt8]] = [:]
+    public internal(set) var nextSequence = 0
+    /// This run's first segment number: above 0 when it continues an earlier run.
+    public internal(set) var firstSequence = 0
+    /// Discontinuities that have left the head of the playlist.
+    public internal(set) var discontinuitySequence = 0
+    /// The next segment follows an earlier run's.
+    public internal(set) var nextIsDiscontinuity = false
+    /// This run's init segment: `init.mp4`, or `init<N>.mp4` when continuing at segment N; nil for TS.
+    public internal(set) var initSegmentName: MediaFileName?
+    public internal(set) var ended = false
+    /// Media time of the end of the last complete part.
+    public internal(set) var edge = 0.0
+    /// What this run's segments add up to, for the measured bit rates.
+    public internal(set) var totalBytes = 0
+    public internal(set) var totalDuration = 0.0
+    public internal(set) var peakBitrate = 0
+
+    /// A timeline for a new broadcast; with `previous` (what an earlier run of the channel left in its
+    /// folder), the earlier segments stay listed and the numbering goes on from them after an
+    /// EXT-X-DISCONTINUITY, as players expect of a restarted stream.
+    public init(configuration: Configuration, continuing previous: PreviousRun? = nil) {
+        self.configuration = configuration
+        initSegmentName = nil
+        if let previous { restore(previous) }
+        initSegmentName =
+            configuration.format.hasInitSegment ? .initSegment(continuing: nextSequence > 0 ? nextSequence : nil) : nil
+    }
+
+    public var channel: String { configuration.channel }
+    public var rendition: Rendition { configuration.rendition }
+    public var isLowLatency: Bool { configuration.partDuration != nil }
+
+    /// This run's init segment; nil for TS, which has none.
+    public mutating func setInitSegment(_ bytes: [UInt8]) -> Publication? {
+        guard let name = initSegmentName else { return nil }
+        initSegments[name] = bytes
+        return publication([.initSegment(name)])
+    }
+
+    /// Adds a finished fragment to the segment being built: published at once as a part with
+    /// Low-Latency HLS, otherwise only with its segment (nil).
+    public mutating func appendPart(_ bytes: [UInt8], duration: Double, independent: Bool) -> Publication? {
+        let name = MediaFileName.part(nextSequence, openParts.count, configuration.format)
+        openParts.append(Part(name: name, duration: duration, independent: independent, bytes: bytes))
+        edge += duration
+        return isLowLatency ? publication([.part(name)]) : nil
+    }
+
+    /// Lists the segment built from the parts so far, slides the window, and lets go of what has
+    /// been out of it for its availability duration.
+    public mutating func closeSegment(programDateTime: Int64) -> Publication {
+        let parts = openParts
+        let bytes = Array(parts.map(\.bytes).joined())
+        let duration = parts.reduce(0) { $0 + $1.duration }
+        openParts.removeAll()
+        let sequence = nextSequence
+        nextSequence += 1
+        let name = MediaFileName.segment(sequence, configuration.format)
+        segments.append(
+            Segment(
+                sequence: sequence, name: name, duration: duration, programDateTime: programDateTime, bytes: bytes,
+                end: edge, parts: isLowLatency ? parts : [], initSegment: initSegmentName,
+                discontinuity: nextIsDiscontinuity))
+        nextIsDiscontinuity = false
+        if duration > 0 {
+            totalBytes += bytes.count
+            totalDuration += duration
+            // A short final segment says little about the peak: measure whole ones.
+            if duration >= configuration.segmentDuration * 0.9 {
+                peakBitrate = max(peakBitrate, Int(Double(bytes.count * 8) / duration))
+            }
+        }
+        let expired = retire()
+        return publication([.segment(name)] + (expired.isEmpty ? [] : [.expired(expired)]))
+    }
+
+    /// Marks the stream as ended: EXT-X-ENDLIST follows the last segment.
+    public mutating func end() -> Publication {
+        ended = true
+        return publication([.ended])
+    }
+
+    /// The bytes of a media file (init segment, segment or part) while it is downloadable.
+    public func bytes(of name: MediaFileName) -> [UInt8]? {
+        switch name {
+        case .initSegment: return initSegments[name]
+        case .segment(let sequence, _): return segments.first { $0.sequence == sequence }?.bytes
+        case .part(let sequence, let index, _): return part(sequence: sequence, index: index)?.bytes
+        case .mediaPlaylist, .multivariantPlaylist: return nil
+        }
+    }
+
+    func part(sequence: Int, index: Int) -> Part? {
+        if sequence == nextSequence { return index < openParts.count ? openParts[index] : nil }
+        guard let segment = segments.first(where: { $0.sequence == sequence }), index < segment.parts.count else {
+            return nil
+        }
+        return segment.parts[index]
+    }
+
+    /// True once segment `msn` (or its part `part`) is in the playlist, or the stream has ended.
+    public func lists(msn: Int, part: Int?) -> Bool {
+        if ended || msn < nextSequence { return true }
+        guard let part else { return false }
+        return msn == nextSequence && part < openParts.count
+    }
+
+    /// The last listed segment's number (-1 before the first).
+    public var lastSequence: Int { nextSequence - 1 }
+
+    /// Bits per second of this run's segments, container included; 0 before the first.
+    public var measuredBitrate: Int { totalDuration > 0 ? Int(Double(totalBytes * 8) / totalDuration) : 0 }
+
+    private func publication(_ events: [Publication.Event]) -> Publication {
+        Publication(events: events, timeline: self)
+    }
+
+    /// Slides the window: segments beyond the playlist size leave it and stay downloadable for their
+    /// duration plus the playlist's; part files go three target durations after their tags. Returns
+    /// the files no longer downloadable.
+    private mutating func retire() -> [MediaFileName] {
+        let now = edge
+        let listed = segments.filter(\.isListed)
+        if listed.count > configuration.playlistSize {
+            let window = listed.suffix(configuration.playlistSize)
+            let playlistDuration = window.reduce(0) { $0 + $1.duration }
+            let leaving = listed.dropLast(configuration.playlistSize)
+            let leavingNumbers = Set(leaving.map(\.sequence))
+            discontinuitySequence += leaving.filter(\.discontinuity).count
+            for index in segments.indices where leavingNumbers.contains(segments[index].sequence) {
+                // RFC 8216 6.2.2: available for its duration plus the longest playlist that held it.
+                segments[index].expiresAt = now + segments[index].duration + playlistDuration
+            }
+        }
+        // Part tags leave three target durations from the edge; their files stay three more.
+        let target = Double(configuration.targetDuration)
+        var expired: [MediaFileName] = []
+        for index in segments.indices where segments[index].end < now - 6 * target && !segments[index].parts.isEmpty {
+            expired += segments[index].parts.map(\.name)
+            segments[index].parts.removeAll()
+        }
+        let gone = segments.filter { ($0.expiresAt ?? .infinity) <= now }
+        expired += gone.flatMap { $0.parts.map(\.name) + [$0.name] }
+        segments.removeAll { ($0.expiresAt ?? .infinity) <= now }
+        // An earlier run's init segment goes with the last of its segments.
+        let used = Set(segments.compactMap(\.initSegment) + (initSegmentName.map { [$0] } ?? []))
+        for name in initSegments.keys.sorted() where !used.contains(name) {
+            initSegments[name] = nil
+            expired.append(name)
+        }
+        return expired
+    }
+}
+
+/// What one change of a rendition's timeline published: the events, in the order a destination must
+/// apply them (a file before any playlist naming it), and the timeline after the change.
+public struct Publication: Sendable {
+    public enum Event: Sendable, Equatable {
+        case initSegment(MediaFileName)
+        /// A Low-Latency HLS part, listed at once.
+        case part(MediaFileName)
+        case segment(MediaFileName)
+        /// Files that are no longer downloadable: a destination may delete them.
+        case expired([MediaFileName])
+        /// The last segment is listed: the playlists carry EXT-X-ENDLIST.
+        case ended
+    }
+
+    public var events: [Event]
+    /// The rendition's timeline after the change, bytes included.
+    public var timeline: Timeline
+
+    public init(events: [Event], timeline: Timeline) {
+        self.events = events
+        self.timeline = timeline
+    }
+
+    public var channel: String { timeline.channel }
+    public var rendition: String { timeline.rendition.id }
+}

@@ -1,0 +1,186 @@
+public import Foundation
+public import Media
+
+/// Mirrors a channel to DIR/live/<channel>/ for nginx, a CDN origin or a recording.
+///
+/// Each publication brings the folder up to that publication's timeline in one idempotent step:
+/// the media files it lists that are not there yet (init segments, then segments, oldest first),
+/// then the playlists that name them, then the removal of what the timeline no longer holds. So
+/// the same step serves every case: the next segment, a sink that fell behind and skips to the
+/// newest state, and a folder that can be written again after a full disk. Every file is written
+/// to a temporary name and renamed into place, so a reader never sees a partial segment or
+/// playlist, and the playlist never names a file that is not there.
+///
+/// It removes only what it can prove it wrote: files it wrote in this run, and the files an
+/// earlier run's playlist names under exactly the names this program writes, as plain files.
+/// Failures, recoveries and segments skipped while behind are each said once per episode.
+public final class DirectoryMirror: PublicationSink, @unchecked Sendable {
+    public let folder: URL
+    public var name: String { folder.path }
+    private let report: EventReporter
+    // Used by the runner's thread only.
+    /// What this folder holds that this program wrote.
+    private var written: Set<MediaFileName> = []
+    /// The playlists as last written.
+    private var playlists: [MediaFileName: [UInt8]] = [:]
+    /// The newest segment written: a segment between it and the first one still listed was skipped.
+    private var newestWritten: Int?
+    private var failing = false
+    private var skippedSegments = 0
+
+    /// Creates the channel folder and takes over the files an earlier run's playlist names. Throws
+    /// when the folder cannot be created or written.
+    public init(root: URL, channel: String, report: @escaping EventReporter) throws {
+        folder = Self.folder(root: root, channel: channel)
+        self.report = report
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let probe = folder.appendingPathComponent(".onair-write-test")
+        try Data().write(to: probe)
+        try FileManager.default.removeItem(at: probe)
+        if let previous = Self.readPlaylist(in: folder) {
+            written = Set(Self.named(by: previous).filter { isPlainFile(folder.appendingPathComponent($0.description)) })
+            for playlist in [MediaFileName.mediaPlaylist, .multivariantPlaylist]
+            where isPlainFile(folder.appendingPathComponent(playlist.description)) {
+                playlists[playlist] = []
+            }
+        }
+    }
+
+    static func folder(root: URL, channel: String) -> URL {
+        root.appendingPathComponent("live").appendingPathComponent(channel)
+    }
+
+    /// What an earlier run left in the channel's folder, if its playlist is there and readable.
+    public static func previousRun(root: URL, channel: String) -> Timeline.PreviousRun? {
+        let folder = folder(root: root, channel: channel)
+        guard let playlist = readPlaylist(in: folder) else { return nil }
+        var files: [String: [UInt8]] = [:]
+        for name in named(by: playlist) {
+            let path = folder.appendingPathComponent(name.description)
+            if isPlainFile(path), let bytes = FileManager.default.contents(atPath: path.path) {
+                files[name.description] = Array(bytes)
+            }
+        }
+        return Timeline.PreviousRun(playlist: playlist, files: files)
+    }
+
+    private static func readPlaylist(in folder: URL) -> MediaPlaylist? {
+        let path = folder.appendingPathComponent(MediaFileName.mediaPlaylist.description)
+        guard isPlainFile(path), let data = FileManager.default.contents(atPath: path.path) else { return nil }
+        return MediaPlaylist.parse(String(decoding: data, as: UTF8.self))
+    }
+
+    /// The media files a playlist names under names this program writes.
+    private static func named(by playlist: MediaPlaylist) -> Set<MediaFileName> {
+        let uris = playlist.segments.flatMap { [$0.uri] + ($0.map.map { [$0] } ?? []) }
+        return Set(uris.compactMap(MediaFileName.init).filter { !$0.isPlaylist })
+    }
+
+    public func receive(_ publication: Publication, backlog: SinkBacklog) {
+        let timeline = publication.timeline
+        if newestWritten == nil { newestWritten = timeline.firstSequence - 1 }
+        do {
+            if failing {
+                // What failed may have been lost with the folder: trust only what is there.
+                written = written.filter { isPlainFile(folder.appendingPathComponent($0.description)) }
+                playlists.removeAll()
+            }
+            let skipped = try synchronize(with: timeline)
+            if failing {
+                // Segments missed while failing are the failure's, said already.
+                failing = false
+                report(.diskWriteRecovered, "\(folder.path) can be written again: it is up to date")
+            } else {
+                noteSkipped(skipped, backlog: backlog)
+            }
+        } catch {
+            if !failing {
+                report(
+                    .diskWriteFailed,
+                    "writing to \(folder.path) failed (\(error)): the stream goes on from memory, "
+                        + "and the folder is brought up to date once it can be written")
+            }
+            failing = true
+        }
+    }
+
+    /// Says once when the folder fell so far behind that segments left the playlist unwritten, and
+    /// once when it has caught up.
+    private func noteSkipped(_ skipped: Int, backlog: SinkBacklog) {
+        if skipped > 0 {
+            if skippedSegments == 0 {
+                report(
+                    .diskWriteBehind,
+                    "\(folder.path) is too slow to keep up: \(skipped) segment\(skipped == 1 ? "" : "s") left the "
+                        + "playlist before \(skipped == 1 ? "it" : "they") could be written (its playlist names only "
+                        + "what it holds; viewers of the built-in server are not affected)")
+            }
+            skippedSegments += skipped
+        } else if skippedSegments > 0, backlog.waiting == 0, backlog.skipped == 0 {
+            report(
+                .diskWriteCaughtUp,
+                "\(folder.path) has caught up: \(skippedSegments) segment\(skippedSegments == 1 ? " was" : "s were") "
+                    + "skipped in all")
+            skippedSegments = 0
+        }
+    }
+
+    /// Brings the folder up to `timeline`; returns how many segments left the playlist before they
+    /// could be written.
+    private func synchronize(with timeline: Timeline) throws -> Int {
+        let listed = timeline.segments.filter(\.isListed)
+        for (name, bytes) in timeline.initSegments.sorted(by: { $0.key < $1.key }) where !written.contains(name) {
+            try write(bytes, as: name)
+        }
+        var skipped = 0
+        for segment in listed where !written.contains(segment.name) {
+            if let newest = newestWritten, segment.sequence > newest + 1, segment.sequence >= timeline.firstSequence {
+                skipped += segment.sequence - max(newest + 1, timeline.firstSequence)
+            }
+            try write(segment.bytes, as: segment.name)
+            newestWritten = max(newestWritten ?? segment.sequence, segment.sequence)
+        }
+        // No playlist before there is a segment to name.
+        if !listed.isEmpty || timeline.ended {
+            try writePlaylist(Array(timeline.wholeSegmentPlaylist().render().utf8), as: .mediaPlaylist)
+            try writePlaylist(
+                Array(MultivariantPlaylist(renditions: [timeline]).render().utf8), as: .multivariantPlaylist)
+        }
+        let held = Set(timeline.initSegments.keys).union(timeline.segments.map(\.name))
+        for name in written.subtracting(held) where !name.isPlaylist {
+            let path = folder.appendingPathComponent(name.description).path
+            if unlink(path) == 0 || errno == ENOENT { written.remove(name) }
+        }
+        return skipped
+    }
+
+    private func writePlaylist(_ bytes: [UInt8], as name: MediaFileName) throws {
+        guard playlists[name] != bytes else { return }
+        try write(bytes, as: name)
+        playlists[name] = bytes
+    }
+
+    private func write(_ bytes: [UInt8], as name: MediaFileName) throws {
+        let target = folder.appendingPathComponent(name.description)
+        let temporary = folder.appendingPathComponent(".\(name).tmp")
+        do {
+            try Data(bytes).write(to: temporary)
+        } catch {
+            // A full disk leaves a partial temporary file: take it back.
+            unlink(temporary.path)
+            throw error
+        }
+        guard rename(temporary.path, target.path) == 0 else {
+            let code = errno
+            unlink(temporary.path)
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        }
+        if !name.isPlaylist { written.insert(name) }
+    }
+}
+
+/// True for a regular file, not a link to one, a folder, a device or a FIFO.
+func isPlainFile(_ url: URL) -> Bool {
+    var status = stat()
+    return lstat(url.path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+}

@@ -1,0 +1,45 @@
+import Foundation
+import Media
+
+/// Runs one sink on a thread of its own behind a bounded queue that keeps the newest publications:
+/// `send` never blocks, and a sink that falls behind skips to the newest state instead of making
+/// anything upstream wait. Memory stays bounded by the queue's capacity whatever the sink does.
+public final class SinkRunner: Sendable {
+    public let sink: any PublicationSink
+    private let queue: BoundedQueue<Publication>
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Starts the sink's thread. `capacity`: publications held while the sink is busy.
+    public init(_ sink: any PublicationSink, capacity: Int = 32) {
+        self.sink = sink
+        let queue = BoundedQueue<Publication>(capacity: capacity, policy: .dropOldest)
+        self.queue = queue
+        let done = done
+        let thread = Thread {
+            var dropped = 0
+            while let publication = queue.pop() {
+                let total = queue.droppedCount
+                sink.receive(publication, backlog: SinkBacklog(skipped: total - dropped, waiting: queue.count))
+                dropped = total
+            }
+            done.signal()
+        }
+        thread.name = "onair-sink"
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    /// Hands a publication over without waiting.
+    public func send(_ publication: Publication) {
+        queue.push(publication)
+    }
+
+    /// Ends the sink's stream: it applies what is queued, then its thread ends. Returns false when
+    /// that took longer than `timeout` (the thread goes on, and ends with the process).
+    @discardableResult
+    public func finish(within timeout: Duration) -> Bool {
+        queue.close()
+        let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+        return done.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success
+    }
+}
