@@ -43,7 +43,8 @@ public final class AudioEncoder {
     private func encodeQueued(flushing: Bool) throws -> [EncodedPacket] {
         var packets: [EncodedPacket] = []
         while queue.count >= frameSize || (flushing && queue.count > 0) {
-            packets += try codec.encode(try queue.read(frameSize).frame)
+            let frame = try queue.read(frameSize)
+            packets += try withExtendedLifetime(frame) { try codec.encode(frame.frame) }
         }
         if flushing {
             packets += try codec.encode(nil)

@@ -108,6 +108,7 @@ final class MixerInput {
     /// Takes `count` samples off the queue and adds them, times the gain, into `frame` from `offset`.
     func add(_ count: Int, into frame: AudioFrame, at offset: Int) throws {
         let taken = try queue.read(count)
+        defer { withExtendedLifetime(taken) {} }
         for channel in 0..<2 {
             let source = taken.frame.pointee.extended_data[channel]!.withMemoryRebound(
                 to: Float.self, capacity: taken.sampleCount

@@ -53,7 +53,7 @@ final class Resampler {
         let planes = UnsafeMutableRawPointer(input)?.assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
         let converted = swr_convert(context, output.frame.pointee.extended_data, capacity, planes, count)
         try check(converted, "swr_convert")
-        try fifo.write(output.frame.pointee.extended_data, count: converted)
+        try withExtendedLifetime(output) { try fifo.write(output.frame.pointee.extended_data, count: converted) }
     }
 
     deinit {

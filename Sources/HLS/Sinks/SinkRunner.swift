@@ -2,8 +2,10 @@ import Foundation
 import Media
 
 /// Runs one sink on a thread of its own behind a bounded queue that keeps the newest publications:
-/// `send` never blocks, and a sink that falls behind skips to the newest state instead of making
-/// anything upstream wait. Memory stays bounded by the queue's capacity whatever the sink does.
+/// `send` never blocks, and a sink that falls behind is handed the newest publication, passing over
+/// the ones queued before it (each carries the whole timeline, so only intermediate states are
+/// passed over), instead of making anything upstream wait or working through stale states. Memory
+/// stays bounded by the queue's capacity whatever the sink does.
 public final class SinkRunner: Sendable {
     public let sink: any PublicationSink
     private let queue: BoundedQueue<Publication>
@@ -17,9 +19,14 @@ public final class SinkRunner: Sendable {
         let done = done
         let thread = Thread {
             var dropped = 0
-            while let publication = queue.pop() {
+            while var publication = queue.pop() {
+                var passed = 0
+                while let newer = queue.tryPop() {
+                    publication = newer
+                    passed += 1
+                }
                 let total = queue.droppedCount
-                sink.receive(publication, backlog: SinkBacklog(skipped: total - dropped, waiting: queue.count))
+                sink.receive(publication, backlog: SinkBacklog(skipped: passed + total - dropped, waiting: queue.count))
                 dropped = total
             }
             done.signal()

@@ -1,0 +1,67 @@
+"""Publication sinks are isolated: a sink that is slow (here the --hls-dir folder on a disk where
+each file takes 10 s to put in place) delays neither the live stream nor Low-Latency HLS viewers,
+says what it skipped, and catches up once the disk is fast again, its folder valid throughout."""
+
+import json
+import subprocess
+import time
+from pathlib import Path
+
+from harness import Publisher, wait_until
+from hls_rules import MediaPlaylist, check_media_playlist
+from test_faults import folder_is_consistent
+from test_low_latency import next_part
+
+
+def slow_disk_library(tmp_path):
+    library = tmp_path / "slowdisk.so"
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(library), str(Path(__file__).parent / "native/slowdisk.c"),
+                    "-ldl"], check=True)
+    return library
+
+
+def test_a_slow_folder_delays_nothing_else_and_catches_up(tmp_path):
+    folder = tmp_path / "hls"
+    media = folder / "live/demo"
+    switch = tmp_path / "slow"
+    switch.touch()
+    publisher = Publisher("--source", "test", "--size", "640x360", "--segment-duration", "1", "--low-latency",
+                          "--part-duration", "0.2", "--hls-dir", str(folder),
+                          env={"LD_PRELOAD": str(slow_disk_library(tmp_path)), "ONAIR_SLOW_DIR": str(folder),
+                               "ONAIR_SLOW_SWITCH": str(switch), "ONAIR_SLOW_SECONDS": "10"})
+    try:
+        publisher.wait_for_segments(1)
+        # Parts reach a player following blocking reloads at their own pace while the folder is stuck.
+        text = publisher.get("media.m3u8").text
+        arrivals = []
+        deadline = time.monotonic() + 12
+        while time.monotonic() < deadline:
+            msn, part = next_part(text)
+            response = publisher.get(f"media.m3u8?_HLS_msn={msn}&_HLS_part={part}")
+            assert response.status == 200
+            text = response.text
+            arrivals.append(time.monotonic())
+            if (media / "media.m3u8").exists():
+                folder_is_consistent(media)
+        gaps = [b - a for a, b in zip(arrivals, arrivals[1:])]
+        assert len(arrivals) >= 40, f"{len(arrivals)} parts in 12 s"
+        assert max(gaps) < 1.0, f"a part came {max(gaps):.2f} s after the one before"
+        assert "[disk_write_caught_up]" not in publisher.output()
+        # The disk becomes fast again: the folder says what it skipped and catches up.
+        switch.unlink()
+        wait_until(lambda: "[disk_write_caught_up]" in publisher.output(), 40, what="the folder catching up")
+        output = publisher.output()
+        assert output.index("[disk_write_behind]") < output.index("[disk_write_caught_up]")
+        assert "left the playlist before" in output
+        served = MediaPlaylist(publisher.get("media.m3u8").text)
+        on_disk = folder_is_consistent(media)
+        assert on_disk.sequence >= served.sequence - 2, "the folder is back near the live window"
+        counts = json.loads(publisher.control(method="GET").text)["stats"]
+        assert counts["framesDropped"] == 0, counts
+        assert publisher.stop() == 0
+    finally:
+        publisher.kill()
+    final = folder_is_consistent(media)
+    assert final.ended
+    check_media_playlist(final, "fmp4", window=6)
+    assert not list(media.glob(".*.tmp"))
