@@ -49,7 +49,8 @@ public final class Broadcast: Sendable {
                 width: config.width, height: config.height, fps: config.fps, bitrate: config.videoBitrate,
                 keyframeInterval: config.keyframeInterval),
             track: TrackID(0))
-        let audioEncoder = config.audio == .none ? nil : try AudioEncoder(bitrate: config.audioBitrate, track: TrackID(1))
+        let audioEncoder =
+            config.audio == .none ? nil : try AudioEncoder(bitrate: config.audioBitrate, track: TrackID(1))
         let tracks = [videoEncoder.stream] + (audioEncoder.map { [$0.stream] } ?? [])
 
         // A restart of the channel on the same folder goes on from where the last run stopped.

@@ -84,9 +84,9 @@ final class PipelineService: Service, @unchecked Sendable {
     /// Lets every sink apply the end of the stream, waiting a bounded time for a slow one.
     private func finishSinks() {
         for runner in sinks where !runner.finish(within: .seconds(1)) {
-            logger.notice("still writing to \(runner.sink.name): waiting up to 10 s for it")
+            logger.notice("still writing to \(runner.sink.destination): waiting up to 10 s for it")
             if !runner.finish(within: .seconds(10)) {
-                logger.warning("\(runner.sink.name) is not up to date: it did not finish in time")
+                logger.warning("\(runner.sink.destination) is not up to date: it did not finish in time")
             }
         }
     }

@@ -35,7 +35,8 @@ struct LiveRoutes {
         let session = live.session
         // Only a plausible session is carried into the variant URIs; any other is counted by address.
         if let session, !ViewerRegistry.isSession(session) { live.session = nil }
-        guard let channel = registry.entry(named: live.channel)?.channel, let file = try await Self.file(for: live, in: channel)
+        guard let channel = registry.entry(named: live.channel)?.channel,
+            let file = try await Self.file(for: live, in: channel)
         else {
             throw HTTPError(.notFound, message: "No such channel or file.")
         }

@@ -7,7 +7,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from harness import Publisher, wait_until
+from harness import Publisher, free_port, run_onair, wait_until
 from hls_rules import MediaPlaylist, check_media_playlist
 from test_faults import folder_is_consistent
 from test_low_latency import next_part
@@ -65,3 +65,28 @@ def test_a_slow_folder_delays_nothing_else_and_catches_up(tmp_path):
     assert final.ended
     check_media_playlist(final, "fmp4", window=6)
     assert not list(media.glob(".*.tmp"))
+
+
+def test_only_files_onair_wrote_are_ever_removed_from_the_folder(tmp_path):
+    """The folder may hold a person's own files, whatever their names: onair removes only what it
+    wrote, or what its own earlier playlist names under its exact names, as plain files."""
+    channel = tmp_path / "live/c"
+    (channel / "segments-archive/2025").mkdir(parents=True)
+    (channel / "segments-archive/2025/old.mp4").write_text("x")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "seg0.m4s").write_text("x")
+    (channel / "parts").symlink_to(elsewhere, target_is_directory=True)
+    foreign = ["partners.csv", "initial-setup.sh", "segway.txt", "backup.m3u8", "README.txt", "seg99.m4s",
+               ".seg99.m4s.tmp", "init.mp4.bak"]
+    for name in foreign:
+        (channel / name).write_text("x")
+    for run in range(2):  # the second run takes over the first one's playlist
+        result = run_onair("publish", "--channel", "c", "--source", "test", "--audio", "test", "--duration", "3s",
+                           "--port", str(free_port()), "--host", "127.0.0.1", "--hls-dir", str(tmp_path))
+        assert result.returncode == 0, result.stderr
+        assert MediaPlaylist((channel / "media.m3u8").read_text()).ended
+    for name in foreign:
+        assert (channel / name).read_text() == "x", name
+    assert (channel / "segments-archive/2025/old.mp4").read_text() == "x"
+    assert (elsewhere / "seg0.m4s").read_text() == "x" and (channel / "parts").is_symlink()

@@ -33,7 +33,9 @@ import Testing
         for publication in LiveStoreTests.publish(store, count: 8, bytes: 10) {
             mirror.receive(publication, backlog: Self.idle)
         }
-        #expect(try Self.names(in: mirror.folder) == ["index.m3u8", "init.mp4", "media.m3u8"] + (1...7).map { "seg\($0).m4s" })
+        #expect(
+            try Self.names(in: mirror.folder) == ["index.m3u8", "init.mp4", "media.m3u8"]
+                + (1...7).map { "seg\($0).m4s" })
         let playlist = try String(contentsOf: mirror.folder.appendingPathComponent("media.m3u8"), encoding: .utf8)
         #expect(playlist == LiveStoreTests.playlist(store))
     }
@@ -58,7 +60,10 @@ import Testing
         mirror.receive(changes[5], backlog: Self.idle)
         #expect(events.codes == [.diskWriteFailed, .diskWriteRecovered])
         // What the timeline lists now (3 to 5); seg0–2 had been written, seg3-4 left the list meanwhile.
-        #expect(try Self.names(in: mirror.folder) == ["index.m3u8", "init.mp4", "media.m3u8", "seg3.m4s", "seg4.m4s", "seg5.m4s"])
+        #expect(
+            try Self.names(in: mirror.folder) == [
+                "index.m3u8", "init.mp4", "media.m3u8", "seg3.m4s", "seg4.m4s", "seg5.m4s",
+            ])
         #expect(
             try String(contentsOf: mirror.folder.appendingPathComponent("media.m3u8"), encoding: .utf8)
                 == LiveStoreTests.playlist(store))
@@ -105,6 +110,6 @@ import Testing
         #expect(
             try Self.names(in: folder)
                 == (foreign + ["index.m3u8", "init9.mp4", "media.m3u8", "segments-archive"]
-                    + (14...20).map { "seg\($0).m4s" }).sorted())
+                + (14...20).map { "seg\($0).m4s" }).sorted())
     }
 }

@@ -15,8 +15,7 @@ import Testing
 
     /// Lists `count` 2-second segments of `bytes` bytes each.
     @discardableResult
-    static func publish(_ store: TestChannel, count: Int, from first: Int = 0, bytes: Int = 500_000) -> [Publication]
-    {
+    static func publish(_ store: TestChannel, count: Int, from first: Int = 0, bytes: Int = 500_000) -> [Publication] {
         (first..<(first + count)).map { index in
             store.appendFragment(
                 [UInt8](repeating: UInt8(index % 256), count: bytes), duration: 2, independent: true)

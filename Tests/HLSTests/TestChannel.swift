@@ -61,13 +61,19 @@ final class TestChannel: @unchecked Sendable {
 
     func file(named name: String) -> LiveFile? { store.file(named: name) }
     func summary() -> ChannelSummary { store.summary() }
-    func multivariantPlaylist(variantQuery: String) -> [UInt8] { store.multivariantPlaylist(variantQuery: variantQuery) }
+    func multivariantPlaylist(variantQuery: String) -> [UInt8] {
+        store.multivariantPlaylist(variantQuery: variantQuery)
+    }
     func mediaPlaylist(skip: Bool) -> [UInt8] { store.mediaPlaylist(skip: skip) }
     func waitUntilListed(msn: Int, part: Int?, timeout: Duration) async -> Bool {
         await store.waitUntilListed(msn: msn, part: part, timeout: timeout)
     }
-    func part(named name: String, timeout: Duration) async -> LiveFile? { await store.part(named: name, timeout: timeout) }
-    func checkReload(msn: Int?, part: Int?) throws(LiveStore.ReloadProblem) { try store.checkReload(msn: msn, part: part) }
+    func part(named name: String, timeout: Duration) async -> LiveFile? {
+        await store.part(named: name, timeout: timeout)
+    }
+    func checkReload(msn: Int?, part: Int?) throws(LiveStore.ReloadProblem) {
+        try store.checkReload(msn: msn, part: part)
+    }
     var continuation: (firstSequence: Int, earlierSegments: Int) { timeline.continuation }
     var initSegmentName: String? { timeline.initSegmentName?.description }
     /// The segments held, listed or not (for tests of retention).

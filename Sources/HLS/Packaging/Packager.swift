@@ -28,7 +28,8 @@ final class Packager {
         for stream in streams {
             let created = try checkAllocation(avformat_new_stream(context.pointer, nil), "avformat_new_stream")
             try check(avcodec_parameters_copy(created.pointee.codecpar, stream.parameters), "avcodec_parameters_copy")
-            created.pointee.time_base = AVRational(num: stream.muxTimeBase.numerator, den: stream.muxTimeBase.denominator)
+            created.pointee.time_base = AVRational(
+                num: stream.muxTimeBase.numerator, den: stream.muxTimeBase.denominator)
             muxed[stream.track] = (created.pointee.index, created.pointee.time_base)
         }
         var options: OpaquePointer?

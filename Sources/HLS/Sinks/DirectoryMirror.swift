@@ -16,7 +16,7 @@ public import Media
 /// Failures, recoveries and segments skipped while behind are each said once per episode.
 public final class DirectoryMirror: PublicationSink, @unchecked Sendable {
     public let folder: URL
-    public var name: String { folder.path }
+    public var destination: String { folder.path }
     private let report: EventReporter
     // Used by the runner's thread only.
     /// What this folder holds that this program wrote.
@@ -38,7 +38,8 @@ public final class DirectoryMirror: PublicationSink, @unchecked Sendable {
         try Data().write(to: probe)
         try FileManager.default.removeItem(at: probe)
         if let previous = Self.readPlaylist(in: folder) {
-            written = Set(Self.named(by: previous).filter { isPlainFile(folder.appendingPathComponent($0.description)) })
+            written = Set(
+                Self.named(by: previous).filter { isPlainFile(folder.appendingPathComponent($0.description)) })
             for playlist in [MediaFileName.mediaPlaylist, .multivariantPlaylist]
             where isPlainFile(folder.appendingPathComponent(playlist.description)) {
                 playlists[playlist] = []

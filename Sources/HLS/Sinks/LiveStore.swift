@@ -16,6 +16,7 @@ public final class LiveStore: PublicationSink, LiveChannel {
     }
 
     public let name: String
+    public var destination: String { "the live store of channel \(name)" }
     /// Wall time of the start, milliseconds since 1970.
     public let startedAt: Int64
     let configuration: Timeline.Configuration

@@ -6,8 +6,8 @@
 /// newest and says how many it left out. Every publication carries the whole timeline after it, so
 /// a sink that brings its destination up to the newest timeline loses nothing but intermediate states.
 public protocol PublicationSink: AnyObject, Sendable {
-    /// Names the sink in logs and events, e.g. the folder it writes.
-    var name: String { get }
+    /// Where it publishes, for logs and events: the folder it writes, the URL it sends to.
+    var destination: String { get }
     /// Applies a publication.
     func receive(_ publication: Publication, backlog: SinkBacklog)
 }
