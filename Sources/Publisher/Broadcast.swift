@@ -74,7 +74,8 @@ public final class Broadcast: Sendable {
         }
         let store = LiveStore(timeline: timeline, startedAt: clock.anchorWallMilliseconds)
         let mirror = try config.hlsDirectory.map {
-            try DirectoryMirror(root: URL(fileURLWithPath: $0), channel: config.channel, report: hub.reporter)
+            try DirectoryMirror(
+                root: URL(fileURLWithPath: $0), channel: config.channel, earlier: previous, report: hub.reporter)
         }
         // Each sink on its own thread: the live store viewers read, and the folder.
         let sinks = [SinkRunner(store)] + (mirror.map { [SinkRunner($0)] } ?? [])

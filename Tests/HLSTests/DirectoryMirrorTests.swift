@@ -59,7 +59,8 @@ import Testing
         try FileManager.default.createDirectory(at: mirror.folder, withIntermediateDirectories: true)
         mirror.receive(changes[5], backlog: Self.idle)
         #expect(events.codes == [.diskWriteFailed, .diskWriteRecovered])
-        // What the timeline lists now (3 to 5); seg0–2 had been written, seg3-4 left the list meanwhile.
+        // What the timeline lists now (seg3–5), rebuilt in the emptied folder; seg1–2 were never written,
+        // and the failure (said once) covers them.
         #expect(
             try Self.names(in: mirror.folder) == [
                 "index.m3u8", "init.mp4", "media.m3u8", "seg3.m4s", "seg4.m4s", "seg5.m4s",
@@ -99,7 +100,7 @@ import Testing
             try Data([1]).write(to: folder.appendingPathComponent(name))
         }
         let previous = try #require(DirectoryMirror.previousRun(root: root, channel: "demo"))
-        let mirror = try DirectoryMirror(root: root, channel: "demo") { _, _ in }
+        let mirror = try DirectoryMirror(root: root, channel: "demo", earlier: previous) { _, _ in }
         let store = ContinuationTests.store(previous: previous)
         mirror.receive(try #require(store.setInitSegment([2])), backlog: Self.idle)
         for publication in LiveStoreTests.publish(store, count: 12, from: 9, bytes: 10) {

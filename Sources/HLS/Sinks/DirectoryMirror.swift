@@ -28,23 +28,20 @@ public final class DirectoryMirror: PublicationSink, @unchecked Sendable {
     private var failing = false
     private var skippedSegments = 0
 
-    /// Creates the channel folder and takes over the files an earlier run's playlist names. Throws
-    /// when the folder cannot be created or written.
-    public init(root: URL, channel: String, report: @escaping EventReporter) throws {
+    /// Creates the channel folder. `earlier`: what ``previousRun(root:channel:)`` read there, the same
+    /// run the timeline continues; the files it found (named by its playlist, under this program's
+    /// names, as plain files) are this mirror's to remove once the timeline no longer holds them.
+    /// Throws when the folder cannot be created or written.
+    public init(root: URL, channel: String, earlier: Timeline.PreviousRun? = nil, report: @escaping EventReporter)
+        throws
+    {
         folder = Self.folder(root: root, channel: channel)
         self.report = report
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let probe = folder.appendingPathComponent(".onair-write-test")
         try Data().write(to: probe)
         try FileManager.default.removeItem(at: probe)
-        if let previous = Self.readPlaylist(in: folder) {
-            written = Set(
-                Self.named(by: previous).filter { isPlainFile(folder.appendingPathComponent($0.description)) })
-            for playlist in [MediaFileName.mediaPlaylist, .multivariantPlaylist]
-            where isPlainFile(folder.appendingPathComponent(playlist.description)) {
-                playlists[playlist] = []
-            }
-        }
+        written = Set(earlier?.files.keys.compactMap(MediaFileName.init) ?? [])
     }
 
     static func folder(root: URL, channel: String) -> URL {
