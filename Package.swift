@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
     ],
     targets: [
         .systemLibrary(
@@ -67,12 +69,25 @@ let package = Package(
             swiftSettings: swiftSettings,
             plugins: ["WebAssets"]
         ),
+        // Publication sinks that send the stream away: HTTP ingest, S3-compatible storage, RTMP.
+        .target(
+            name: "Push",
+            dependencies: [
+                "HLS", "Media", "CFFmpeg",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(name: "WebEmbedder"),
         .plugin(name: "WebAssets", capability: .buildTool(), dependencies: ["WebEmbedder"]),
         .target(
             name: "Publisher",
             dependencies: [
-                "Media", "Capture", "Encoding", "HLS", "Server",
+                "Media", "Capture", "Encoding", "HLS", "Server", "Push",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -84,7 +99,7 @@ let package = Package(
         .executableTarget(
             name: "onair",
             dependencies: [
-                "Publisher", "Server", "Media", "Encoding",
+                "Publisher", "Server", "Media", "Encoding", "Push",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -98,6 +113,7 @@ let package = Package(
         .testTarget(name: "HLSTests", dependencies: ["HLS"], swiftSettings: swiftSettings),
         .testTarget(name: "MediaTests", dependencies: ["Media", "Encoding", "Capture"], swiftSettings: swiftSettings),
         .testTarget(name: "EncodingTests", dependencies: ["Encoding", "Media"], swiftSettings: swiftSettings),
+        .testTarget(name: "PushTests", dependencies: ["Push", "HLS", "Media"], swiftSettings: swiftSettings),
         .testTarget(name: "ServerTests", dependencies: ["Server", "HLS"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PublisherTests",

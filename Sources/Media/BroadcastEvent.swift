@@ -18,11 +18,15 @@ public struct BroadcastEvent: Sendable, Equatable {
         /// The folder is too slow: segments left the playlist before they could be written.
         case diskWriteBehind = "disk_write_behind"
         case diskWriteCaughtUp = "disk_write_caught_up"
+        /// A push destination cannot be reached or refuses what is sent.
+        case pushFailed = "push_failed"
+        case pushRecovered = "push_recovered"
 
         /// Problems are logged as warnings; changes of state and recoveries as information.
         public var isProblem: Bool {
             switch self {
-            case .captureInterrupted, .audioDeviceLost, .encoderOverloaded, .diskWriteFailed, .diskWriteBehind: true
+            case .captureInterrupted, .audioDeviceLost, .encoderOverloaded, .diskWriteFailed, .diskWriteBehind, .pushFailed:
+                true
             default: false
             }
         }

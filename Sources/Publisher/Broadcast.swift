@@ -5,6 +5,7 @@ import HLS
 public import Logging
 import Media
 public import Prometheus
+import Push
 import Server
 import ServiceLifecycle
 
@@ -77,8 +78,17 @@ public final class Broadcast: Sendable {
             try DirectoryMirror(
                 root: URL(fileURLWithPath: $0), channel: config.channel, earlier: previous, report: hub.reporter)
         }
-        // Each sink on its own thread: the live store viewers read, and the folder.
-        let sinks = [SinkRunner(store)] + (mirror.map { [SinkRunner($0)] } ?? [])
+        // Each sink on its own thread: the live store viewers read, the folder, the push destinations.
+        let pushSinks = config.push.compactMap {
+            PushSink.make($0, channel: config.channel, report: hub.reporter)
+        }
+        let rtmp = config.push.compactMap { destination -> RTMPPusher? in
+            guard case .rtmp(let url) = destination else { return nil }
+            return RTMPPusher(
+                url: url, destination: destination.description, channel: config.channel, streams: tracks,
+                report: hub.reporter)
+        }
+        let sinks = [SinkRunner(store)] + (mirror.map { [SinkRunner($0)] } ?? []) + pushSinks.map { SinkRunner($0) }
         let logger = self.logger
         let packaging = try PackagingStage(
             timeline: timeline, tracks: tracks,
@@ -121,7 +131,8 @@ public final class Broadcast: Sendable {
             store: store)
         let pipeline = PipelineService(
             pacer: pacer, videoSource: videoSource, videoEncoder: videoEncoder, audioSource: audioSource,
-            audioEncoder: audioEncoder, packaging: packaging, sinks: sinks, stop: stop, pause: pause, clock: clock,
+            audioEncoder: audioEncoder, packaging: packaging, sinks: sinks, rtmp: rtmp, stop: stop, pause: pause,
+            clock: clock,
             stats: stats, logger: logger
         ) {
             // Said while the server still answers, so the events stream carries it.
@@ -149,28 +160,38 @@ public final class Broadcast: Sendable {
         // Said once the server answers, so the address it gives can be opened at once.
         let registry = ChannelRegistry()
         registry.add(store, control: control)
+        let pushing =
+            config.push.isEmpty ? "" : ", pushing to \(config.push.map(\.description).joined(separator: ", "))"
         let server = try HTTPServer.application(
             registry: registry, viewers: viewers, metrics: metricsEndpoint,
             configuration: config.server, logger: serverLogger
         ) {
             hub.report(
                 .started,
-                "publishing channel \(config.channel): watch at \(url), playlist \(config.server.playlistURL(channel: config.channel))"
+                "publishing channel \(config.channel): watch at \(url), playlist \(config.server.playlistURL(channel: config.channel))\(pushing)"
             )
         }
+        let destinations = pushSinks.map(\.status) + rtmp.map(\.status)
         let status = StatusReporter(
-            store: store, stats: stats, url: url, paused: pause, interactive: showStatus, report: hub.reporter,
-            logger: logger)
+            store: store, stats: stats, url: config.serve ? url : "", destinations: destinations, paused: pause,
+            interactive: showStatus, report: hub.reporter, logger: logger)
         // Shutdown runs in reverse order: the pipeline finishes its last segment while the server still answers,
         // and the server stays while viewers fetch the end of the stream.
+        let serving: [ServiceGroupConfiguration.ServiceConfiguration] =
+            config.serve
+            ? [
+                .init(service: server),
+                .init(
+                    service: EndOfStreamGrace(
+                        channel: config.channel, viewers: viewers, idle: config.segmentDuration,
+                        limit: Double(config.playlistSize + 1) * config.segmentDuration, logger: logger)),
+            ] : []
+        if !config.serve {
+            hub.report(.started, "publishing channel \(config.channel) without the built-in server\(pushing)")
+        }
         let group = ServiceGroup(
             configuration: .init(
-                services: [
-                    .init(service: server),
-                    .init(
-                        service: EndOfStreamGrace(
-                            channel: config.channel, viewers: viewers, idle: config.segmentDuration,
-                            limit: Double(config.playlistSize + 1) * config.segmentDuration, logger: logger)),
+                services: serving + [
                     .init(service: status),
                     .init(service: ControlSignals(control: control)),
                     .init(service: pipeline, successTerminationBehavior: .gracefullyShutdownGroup),

@@ -1,6 +1,7 @@
 public import Capture
 public import Encoding
 public import HLS
+public import Push
 public import Server
 
 /// Everything one broadcast needs, with the defaults a person going live expects.
@@ -37,6 +38,10 @@ public struct BroadcastConfiguration: Sendable {
     public var partDuration: Double?
     /// Where to mirror the published files, if anywhere.
     public var hlsDirectory: String?
+    /// Where else to send the stream: HTTP ingests, S3 buckets, RTMP services.
+    public var push: [PushDestination] = []
+    /// Run the built-in HTTP server (off: publish to the push destinations only).
+    public var serve = true
     /// Stop by itself after this many seconds.
     public var duration: Double?
     /// How long a screen source waits for its X server to come back before the broadcast ends.

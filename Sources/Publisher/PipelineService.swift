@@ -1,9 +1,13 @@
 import Capture
+import Foundation
 import Encoding
 import HLS
 import Logging
 import Media
+import Push
 import ServiceLifecycle
+import Synchronization
+import UnixSignals
 
 /// The media pipeline of one broadcast as a Service: each stage on its own thread, joined by
 /// bounded queues (video keeps the newest frames, packets are never dropped), end of stream
@@ -17,6 +21,8 @@ final class PipelineService: Service, @unchecked Sendable {
     private let audioEncoder: AudioEncoder?
     private let packaging: PackagingStage
     private let sinks: [SinkRunner]
+    /// RTMP destinations, fed the encoders' packets.
+    private let rtmp: [RTMPPusher]
     private let stop: StopSignal
     private let pause: PauseSwitch
     private let finished: @Sendable () -> Void
@@ -26,7 +32,8 @@ final class PipelineService: Service, @unchecked Sendable {
 
     init(
         pacer: Pacer, videoSource: any VideoSource, videoEncoder: VideoEncoder, audioSource: (any AudioSource)?,
-        audioEncoder: AudioEncoder?, packaging: PackagingStage, sinks: [SinkRunner], stop: StopSignal,
+        audioEncoder: AudioEncoder?, packaging: PackagingStage, sinks: [SinkRunner], rtmp: [RTMPPusher],
+        stop: StopSignal,
         pause: PauseSwitch,
         clock: MediaClock, stats: BroadcastStats, logger: Logger, finished: @escaping @Sendable () -> Void
     ) {
@@ -39,6 +46,7 @@ final class PipelineService: Service, @unchecked Sendable {
         self.audioEncoder = audioEncoder
         self.packaging = packaging
         self.sinks = sinks
+        self.rtmp = rtmp
         self.stop = stop
         self.clock = clock
         self.stats = stats
@@ -71,7 +79,6 @@ final class PipelineService: Service, @unchecked Sendable {
                 group.addTask {
                     try await self.stage("packager", closing: packets) {
                         try self.packaging.run(input: packets)
-                        self.finishSinks()
                     }
                 }
                 try await group.waitForAll()
@@ -79,15 +86,58 @@ final class PipelineService: Service, @unchecked Sendable {
         } onGracefulShutdown: {
             self.stop.requestStop(at: self.clock.elapsed())
         }
+        await finishSinks()
     }
 
-    /// Lets every sink apply the end of the stream, waiting a bounded time for a slow one.
-    private func finishSinks() {
-        for runner in sinks where !runner.finish(within: .seconds(1)) {
-            logger.notice("still writing to \(runner.sink.destination): waiting up to 10 s for it")
-            if !runner.finish(within: .seconds(10)) {
-                logger.warning("\(runner.sink.destination) is not up to date: it did not finish in time")
+    /// Lets every sink and RTMP destination take the end of the stream, waiting a bounded time for
+    /// slow ones (said in the log); another Ctrl-C stops waiting.
+    private func finishSinks() async {
+        let finishers: [(destination: String, finish: @Sendable (Duration) -> Bool)] =
+            sinks.map { runner in (runner.sink.destination, { runner.finish(within: $0) }) }
+            + rtmp.map { pusher in (pusher.destination, { pusher.finish(within: $0) }) }
+        let pending = finishers.filter { !$0.finish(.seconds(1)) }
+        guard !pending.isEmpty else { return }
+        let limit = 15
+        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
+        logger.notice(
+            "still sending the end of the stream to \(pending.map(\.destination).joined(separator: ", ")): waiting up to \(limit) s (Ctrl-C again to quit now)"
+        )
+        let hurry = Flag()
+        let late = await withTaskGroup(of: [String]?.self) { group in
+            group.addTask {
+                for await _ in signals {
+                    hurry.set()
+                    return nil
+                }
+                return nil
             }
+            group.addTask {
+                await withCheckedContinuation { continuation in
+                    let thread = Thread {
+                        let deadline = Double(MediaClock.monotonicNanoseconds()) / 1e9 + Double(limit)
+                        var late = pending
+                        while !late.isEmpty, !hurry.isSet,
+                            Double(MediaClock.monotonicNanoseconds()) / 1e9 < deadline
+                        {
+                            late = late.filter { !$0.finish(.milliseconds(100)) }
+                        }
+                        continuation.resume(returning: late.map(\.destination))
+                    }
+                    thread.name = "onair-drain"
+                    thread.start()
+                }
+            }
+            var result: [String] = []
+            for await outcome in group {
+                if let outcome {
+                    result = outcome
+                    group.cancelAll()
+                }
+            }
+            return result
+        }
+        for destination in late {
+            logger.warning("\(destination) is not up to date: it did not take the end of the stream in time")
         }
     }
 
@@ -115,12 +165,12 @@ final class PipelineService: Service, @unchecked Sendable {
             }
             for packet in try videoEncoder.encode(frame) {
                 stats.videoBytes.add(packet.size)
-                packets.push(.packet(packet))
+                send(packet, to: packets)
             }
             stats.framesEncoded.add()
         }
         for packet in try videoEncoder.flush() {
-            packets.push(.packet(packet))
+            send(packet, to: packets)
         }
     }
 
@@ -133,11 +183,24 @@ final class PipelineService: Service, @unchecked Sendable {
             if pause.isPaused { samples.silence() }
             for packet in try encoder.encode(samples) {
                 stats.audioBytes.add(packet.size)
-                packets.push(.packet(packet))
+                send(packet, to: packets)
             }
         }
         for packet in try encoder.flush() {
-            packets.push(.packet(packet))
+            send(packet, to: packets)
         }
     }
+
+    /// To packaging (never dropped), and to each RTMP destination (which never makes it wait).
+    private func send(_ packet: EncodedPacket, to packets: BoundedQueue<PacketMessage>) {
+        packets.push(.packet(packet))
+        for pusher in rtmp { pusher.send(packet) }
+    }
+}
+
+/// A flag one task sets and a thread reads.
+private final class Flag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .relaxed) }
+    var isSet: Bool { value.load(ordering: .relaxed) }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HLS
 import Logging
 import Media
+import Push
 import ServiceLifecycle
 
 /// Shows progress: on a terminal one status line redrawn in place every second; otherwise a
@@ -10,6 +11,8 @@ struct StatusReporter: Service {
     let store: LiveStore
     let stats: BroadcastStats
     let url: String
+    /// The push destinations' health.
+    let destinations: [PushStatus]
     let paused: PauseSwitch
     let interactive: Bool
     let report: EventReporter
@@ -28,7 +31,8 @@ struct StatusReporter: Service {
             let seconds = max(0.001, now - previous.time)
             let line = Self.line(
                 summary: store.summary(), paused: paused.isPaused, fps: Double(frames - previous.frames) / seconds,
-                bitsPerSecond: Double(bytes - previous.bytes) * 8 / seconds, url: url)
+                bitsPerSecond: Double(bytes - previous.bytes) * 8 / seconds, url: url,
+                destinations: destinations.map(\.snapshot))
             previous = (now, frames, bytes)
             if tick % 10 == 0, let warning = Self.dropWarning(dropped: stats.framesDropped.current - droppedBefore) {
                 droppedBefore = stats.framesDropped.current
@@ -53,14 +57,27 @@ struct StatusReporter: Service {
             + "(try a lower --quality or --fps)"
     }
 
-    /// `● LIVE demo  00:01:05  30.0 fps  2.41 Mb/s  33 segments  http://…`
-    static func line(summary: ChannelSummary, paused: Bool, fps: Double, bitsPerSecond: Double, url: String) -> String {
+    /// `● LIVE demo  00:01:05  30.0 fps  2.41 Mb/s  33 segments  http://…  ✓ s3://b/live/  ✗ rtmp://h/app/…`
+    static func line(
+        summary: ChannelSummary, paused: Bool, fps: Double, bitsPerSecond: Double, url: String,
+        destinations: [PushStatus.Snapshot] = []
+    ) -> String {
         let uptime = max(0, Int(Date().timeIntervalSince1970) - Int(summary.startedAt / 1000))
         let clock = [uptime / 3600, uptime / 60 % 60, uptime % 60].map { String(zeroPadded: $0, width: 2) }
         let segments = summary.segments == 1 ? "1 segment" : "\(summary.segments) segments"
         return
             "\(paused ? "❚❚ PAUSED" : "● LIVE") \(summary.name)  \(clock.joined(separator: ":"))  \(String(fixed: fps, decimals: 1)) fps  "
-            + "\(String(fixed: bitsPerSecond / 1e6, decimals: 2)) Mb/s  \(segments)  \(url)"
+            + "\(String(fixed: bitsPerSecond / 1e6, decimals: 2)) Mb/s  \(segments)\(url.isEmpty ? "" : "  \(url)")"
+            + destinations.map { "  " + health($0) }.joined()
+    }
+
+    /// `✓ https://ingest/live/x/`, `… s3://b/p/` before the first upload, `✗ … (connection refused)`.
+    static func health(_ destination: PushStatus.Snapshot) -> String {
+        switch destination.state {
+        case .starting: "… \(destination.destination)"
+        case .upToDate: "✓ \(destination.destination)"
+        case .failing(let reason): "✗ \(destination.destination) (\(reason))"
+        }
     }
 
 }

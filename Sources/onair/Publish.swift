@@ -23,6 +23,9 @@ struct Publish: AsyncParsableCommand {
               onair publish --channel demo --low-latency   (about 1 s behind live)
               onair publish --channel demo --watermark web/logo.png --watermark-opacity 0.8
               onair publish --channel demo --hls-dir /var/www/hls   (also serve with nginx)
+              onair publish --channel demo --push https://ingest.example.com/live/demo/
+              AWS_ACCESS_KEY_ID=… AWS_SECRET_ACCESS_KEY=… onair publish --push s3://bucket/live/demo/
+              onair publish --channel demo --push rtmp://a.rtmp.youtube.com/live2/STREAM-KEY
             """)
 
     @Option(help: ArgumentHelp("Channel name: letters, digits, '-' and '_', up to 64.", valueName: "name"))
@@ -42,6 +45,9 @@ struct Publish: AsyncParsableCommand {
 
     @OptionGroup(title: "HTTP server")
     var server: ServerOptions
+
+    @OptionGroup(title: "Publishing to servers, S3 and RTMP services")
+    var push: PushOptions
 
     @Option(help: ArgumentHelp("Stop by itself after this long (30s, 10m, 1h). Default: at Ctrl-C.", valueName: "time"))
     var duration: DurationValue?
@@ -95,6 +101,8 @@ struct Publish: AsyncParsableCommand {
         config.playlistSize = output.playlistSize
         config.partDuration = output.lowLatencyPart
         config.hlsDirectory = output.hlsDir
+        config.push = (try? push.parsed(environment: ProcessInfo.processInfo.environment)) ?? []
+        config.serve = !push.noServe
         config.duration = duration?.seconds
         config.reconnectTimeout = sources.reconnectTimeout.seconds
         config.server = ServerConfiguration(
@@ -155,6 +163,7 @@ struct Publish: AsyncParsableCommand {
 
     /// The port must be free before anything starts.
     func checkPort() throws {
+        guard !push.noServe else { return }
         if let problem = PortCheck.problem(host: server.host, port: server.port) {
             throw UsageError(
                 message:

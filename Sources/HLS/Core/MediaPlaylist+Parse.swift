@@ -24,6 +24,7 @@ extension MediaPlaylist {
                 map = String(value.dropFirst(5).dropLast())
                 if playlist.initSegmentURI == nil { playlist.initSegmentURI = map }
             case "#EXT-X-DISCONTINUITY": pending.discontinuity = true
+            case "#EXT-X-GAP": pending.gap = true
             case "#EXT-X-PROGRAM-DATE-TIME":
                 guard let milliseconds = ProgramDateTime.parse(value) else { return nil }
                 pending.programDateTime = milliseconds

@@ -13,10 +13,13 @@ public struct MediaPlaylist: Sendable, Equatable {
         public var map: String?
         /// Its Low-Latency HLS parts, listed while it is near the live edge.
         public var parts: [Part]
+        /// Missing where the playlist is (a destination it could not be sent to in time): EXT-X-GAP,
+        /// so players skip it instead of stalling on it.
+        public var gap: Bool
 
         public init(
             uri: String, duration: Double, programDateTime: Int64, discontinuity: Bool = false, map: String? = nil,
-            parts: [Part] = []
+            parts: [Part] = [], gap: Bool = false
         ) {
             self.uri = uri
             self.duration = duration
@@ -24,6 +27,7 @@ public struct MediaPlaylist: Sendable, Equatable {
             self.discontinuity = discontinuity
             self.map = map
             self.parts = parts
+            self.gap = gap
         }
     }
 
@@ -109,10 +113,13 @@ extension MediaPlaylist {
     /// The m3u8 text.
     public func render() -> String {
         let skipped = lowLatency?.skippedSegments ?? 0
+        // EXT-X-SKIP needs version 9, EXT-X-GAP version 8.
+        var needed = version
+        if skipped > 0 { needed = max(needed, 9) }
+        if segments.dropFirst(skipped).contains(where: \.gap) { needed = max(needed, 8) }
         var lines = [
             "#EXTM3U",
-            // EXT-X-SKIP needs version 9.
-            "#EXT-X-VERSION:\(skipped > 0 ? max(version, 9) : version)",
+            "#EXT-X-VERSION:\(needed)",
             "#EXT-X-TARGETDURATION:\(targetDuration)",
         ]
         if let lowLatency {
@@ -147,6 +154,7 @@ extension MediaPlaylist {
             }
             lines.append("#EXT-X-PROGRAM-DATE-TIME:\(ProgramDateTime.format(milliseconds: segment.programDateTime))")
             lines += segment.parts.map(Self.partTag)
+            if segment.gap { lines.append("#EXT-X-GAP") }
             lines.append("#EXTINF:\(Self.decimal(segment.duration)),")
             lines.append(segment.uri)
         }

@@ -26,7 +26,11 @@ public final class SinkRunner: Sendable {
                     passed += 1
                 }
                 let total = queue.droppedCount
-                sink.receive(publication, backlog: SinkBacklog(skipped: passed + total - dropped, waiting: queue.count))
+                sink.receive(
+                    publication,
+                    backlog: SinkBacklog(
+                        skipped: passed + total - dropped, waiting: queue.count,
+                        newer: { queue.waitForElement(seconds: $0) }, closed: { queue.isClosed }))
                 dropped = total
             }
             done.signal()

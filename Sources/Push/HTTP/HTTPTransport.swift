@@ -1,0 +1,92 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Why sending to a destination failed, and whether to try again.
+public enum PushFailure: Error, Equatable, CustomStringConvertible {
+    /// No answer: refused, unresolved, reset, timed out, a TLS failure.
+    case unreachable(String)
+    /// An HTTP status other than 2xx.
+    case status(Int, String)
+
+    /// A 5xx, 408, 429 or no answer at all may pass; another 4xx needs the user (credentials, a path).
+    public var isTransient: Bool {
+        switch self {
+        case .unreachable: true
+        case .status(let code, _): code >= 500 || code == 408 || code == 429
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .unreachable(let reason): reason
+        case .status(let code, let reason): "HTTP \(code)\(reason.isEmpty ? "" : " \(reason)")" + Self.hint(code)
+        }
+    }
+
+    private static func hint(_ code: Int) -> String {
+        switch code {
+        case 401, 403: " (check the credentials or the ingest key)"
+        case 404: " (check the path or the bucket)"
+        case 405: " (the server does not accept PUT here: enable WebDAV PUT/DELETE)"
+        case 413: " (the server refuses large bodies: raise client_max_body_size)"
+        default: ""
+        }
+    }
+}
+
+/// Outgoing HTTP for the push sinks: one keep-alive client shared by every destination, used from
+/// the sinks' own threads, each request with a deadline.
+final class HTTPTransport: Sendable {
+    static let shared = HTTPTransport()
+
+    private let client: HTTPClient
+
+    init() {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .seconds(3), read: .seconds(10)),
+            connectionPool: .init(idleTimeout: .seconds(60)))
+        configuration.httpVersion = .http1Only
+        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }
+
+    /// Sends one request and waits for its answer (on a sink's thread, never an event loop).
+    func send(
+        _ method: HTTPMethod, url: String, headers: [(String, String)], body: [UInt8]?, timeout: Double
+    ) throws(PushFailure) {
+        let request: HTTPClient.Request
+        do {
+            request = try HTTPClient.Request(
+                url: url, method: method, headers: HTTPHeaders(headers),
+                body: body.map { .byteBuffer(ByteBuffer(bytes: $0)) })
+        } catch {
+            throw .unreachable("\(error)")
+        }
+        let response: HTTPClient.Response
+        do {
+            response = try client.execute(request: request, deadline: .now() + .milliseconds(Int64(timeout * 1000)))
+                .wait()
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
+            throw .unreachable("no answer within \(String(format: "%.1f", timeout)) s")
+        } catch let error as HTTPClientError where error == .connectTimeout {
+            throw .unreachable("connecting timed out")
+        } catch {
+            throw .unreachable(Self.reason(error))
+        }
+        guard (200..<300).contains(Int(response.status.code)) else {
+            throw .status(Int(response.status.code), response.status.reasonPhrase)
+        }
+    }
+
+    /// "connection refused" rather than a type dump.
+    private static func reason(_ error: any Error) -> String {
+        let text = "\(error)"
+        if text.contains("connectionRefused") || text.contains("Connection refused") { return "connection refused" }
+        if text.contains("remoteConnectionClosed") || text.contains("Connection reset") {
+            return "the connection was closed"
+        }
+        return text
+    }
+}

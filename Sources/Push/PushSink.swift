@@ -1,0 +1,226 @@
+import Foundation
+public import HLS
+public import Media
+import Metrics
+
+/// Sends a channel's files to an HTTP ingest or S3-compatible storage, on its runner's thread.
+///
+/// Each publication brings the destination up to that timeline, as the folder sink does: missing
+/// media files first, then the playlist (only when everything it names is there, one upload at a
+/// time, so an older playlist never overwrites a newer one), then the multivariant playlist, then
+/// removals of what has left the availability window. A failure that may pass (no answer, 5xx) is
+/// retried with backoff until it succeeds or a newer publication supersedes it; a segment still not
+/// stored one segment duration after it was cut is given up and listed as EXT-X-GAP, so players of
+/// the destination skip it instead of stalling. Any other refusal (401, 403, 404…) is reported and
+/// tried again every ``refusedRetry`` seconds. Failures and recoveries are each said once per episode.
+public final class PushSink: PublicationSink, @unchecked Sendable {
+    public let destination: String
+    public let status: PushStatus
+    private let store: any ObjectStore
+    private let report: EventReporter
+    private let cacheControl: (media: String, playlist: String)
+    /// Low-Latency HLS parts go to an HTTP ingest (an LL-HLS origin); a bucket holds whole segments.
+    private let sendsPartsWhenLowLatency: Bool
+    private let metrics: PushMetrics
+    // Used by the runner's thread only.
+    private var progress: PushProgress?
+    private var failure: PushFailure?
+    private var gapsThisEpisode = 0
+    private var retryAfterRefusal = 0.0
+
+    /// Seconds between tries after a refusal that will not pass by itself.
+    public static let refusedRetry = 10.0
+
+    public static func make(
+        _ destination: PushDestination, channel: String, report: @escaping EventReporter
+    ) -> PushSink? {
+        switch destination {
+        case .http(let base, let headers):
+            PushSink(
+                store: HTTPIngestStore(base: base.absoluteString, headers: headers), destination: destination.description,
+                channel: channel, sendsParts: true, report: report)
+        case .s3(let location):
+            PushSink(
+                store: S3Store(location: location), destination: destination.description, channel: channel,
+                sendsParts: false, report: report)
+        case .rtmp:
+            nil
+        }
+    }
+
+    init(
+        store: any ObjectStore, destination: String, channel: String, sendsParts: Bool,
+        report: @escaping EventReporter
+    ) {
+        self.store = store
+        self.destination = destination
+        self.report = report
+        sendsPartsWhenLowLatency = sendsParts
+        status = PushStatus(destination: destination)
+        metrics = PushMetrics(channel: channel, destination: destination)
+        cacheControl = (media: "public, max-age=31536000, immutable", playlist: "public, max-age=1")
+    }
+
+    public func receive(_ publication: Publication, backlog: SinkBacklog) {
+        let timeline = publication.timeline
+        if progress == nil {
+            progress = PushProgress(sendsParts: sendsPartsWhenLowLatency && timeline.isLowLatency)
+        }
+        metrics.queueDepth.record(backlog.waiting)
+        var delay = 0.25
+        while true {
+            let now = Self.now()
+            // Refused: not again before the time set.
+            if now < retryAfterRefusal, pause(retryAfterRefusal - now, backlog: backlog) { return }
+            guard let failed = synchronize(with: timeline) else {
+                recovered()
+                return
+            }
+            failing(failed)
+            if !failed.isTransient {
+                retryAfterRefusal = Self.now() + Self.refusedRetry
+                continue
+            }
+            // A newer publication supersedes this one: try with it instead.
+            if pause(delay, backlog: backlog) { return }
+            delay = min(delay * 2, 2)
+        }
+    }
+
+    /// Waits `seconds`, or less when a newer publication comes (true).
+    private func pause(_ seconds: Double, backlog: SinkBacklog) -> Bool {
+        let start = Self.now()
+        if backlog.waitForNewer(seconds: seconds) { return true }
+        // The stream has ended: nothing newer will come, but the wait still applies.
+        let left = seconds - (Self.now() - start)
+        if left > 0 { Thread.sleep(forTimeInterval: left) }
+        return false
+    }
+
+    private static func now() -> Double { Double(MediaClock.monotonicNanoseconds()) / 1e9 }
+
+    /// One pass that brings the destination up to `timeline`; the failure that stopped it, if any.
+    private func synchronize(with timeline: Timeline) -> PushFailure? {
+        guard var progress else { return nil }
+        defer { self.progress = progress }
+        progress.forgetGaps(leaving: timeline)
+        for name in progress.missing(in: timeline) {
+            guard let bytes = timeline.bytes(of: name) else { continue }
+            do {
+                try put(name, bytes: bytes, cacheControl: cacheControl.media)
+                progress.stored.insert(name)
+                if case .segment(let sequence, _) = name,
+                    let segment = timeline.segments.first(where: { $0.sequence == sequence })
+                {
+                    let closed = Double(segment.programDateTime) / 1000 + segment.duration
+                    metrics.segmentLatency.recordSeconds(max(0, Date().timeIntervalSince1970 - closed))
+                    status.segmentStored()
+                }
+            } catch {
+                guard case .segment(let sequence, _) = name,
+                    let segment = timeline.segments.first(where: { $0.sequence == sequence }),
+                    PushProgress.isLate(segment, nowMilliseconds: Int64(Date().timeIntervalSince1970 * 1000))
+                else { return error }
+                // Too late to matter: players of the destination skip it.
+                progress.gaps.insert(sequence)
+                gapsThisEpisode += 1
+                status.segmentGivenUp()
+            }
+        }
+        let listed = timeline.segments.contains(where: \.isListed)
+        guard listed || timeline.ended, progress.canList(timeline) else { return nil }
+        let playlists: [(MediaFileName, [UInt8])] = [
+            (.mediaPlaylist, Array(progress.playlist(for: timeline).render().utf8)),
+            (.multivariantPlaylist, Array(MultivariantPlaylist(renditions: [timeline]).render().utf8)),
+        ]
+        for (name, bytes) in playlists where progress.playlists[name] != bytes {
+            do {
+                try put(name, bytes: bytes, cacheControl: cacheControl.playlist)
+                progress.playlists[name] = bytes
+            } catch {
+                return error
+            }
+        }
+        for name in progress.removable(in: timeline) {
+            do {
+                try store.delete(name.description, timeout: 5)
+                progress.stored.remove(name)
+            } catch {
+                // Left for the next pass: a file out of every playlist harms nobody meanwhile.
+                metrics.failures.increment()
+            }
+        }
+        return nil
+    }
+
+    private func put(_ name: MediaFileName, bytes: [UInt8], cacheControl: String) throws(PushFailure) {
+        let started = Self.now()
+        do {
+            // A segment may take a while on a slow link; a playlist or part is small.
+            let timeout = name.isPlaylist ? 5.0 : 15.0
+            try store.put(
+                name.description, bytes: bytes, contentType: name.contentType, cacheControl: cacheControl,
+                timeout: timeout)
+        } catch {
+            metrics.failures.increment()
+            throw error
+        }
+        metrics.uploads.increment()
+        metrics.bytes.increment(by: bytes.count)
+        metrics.uploadDuration.recordSeconds(Self.now() - started)
+    }
+
+    private func failing(_ failed: PushFailure) {
+        if failure == nil {
+            report(
+                .pushFailed,
+                "pushing to \(destination) failed: \(failed); "
+                    + (failed.isTransient
+                        ? "retrying (viewers of the built-in server are not affected)"
+                        : "trying again every \(Int(Self.refusedRetry)) s"))
+        }
+        failure = failed
+        status.set(.failing(failed.description))
+    }
+
+    private func recovered() {
+        if failure != nil {
+            let gaps = gapsThisEpisode
+            report(
+                .pushRecovered,
+                "\(destination) is up to date again"
+                    + (gaps > 0
+                        ? ": \(gaps) segment\(gaps == 1 ? " was" : "s were") too late and \(gaps == 1 ? "is a gap" : "are gaps") in its playlist"
+                        : ""))
+        }
+        failure = nil
+        gapsThisEpisode = 0
+        status.set(.upToDate)
+    }
+}
+
+/// The Prometheus series of one destination.
+struct PushMetrics {
+    let uploads: Metrics.Counter
+    let bytes: Metrics.Counter
+    let failures: Metrics.Counter
+    let uploadDuration: Metrics.Timer
+    let segmentLatency: Metrics.Timer
+    let queueDepth: Recorder
+
+    init(channel: String, destination: String) {
+        let dimensions = [("channel", channel), ("destination", destination)]
+        uploads = Metrics.Counter(label: "onair_push_uploads_total", dimensions: dimensions)
+        bytes = Metrics.Counter(label: "onair_push_bytes_total", dimensions: dimensions)
+        failures = Metrics.Counter(label: "onair_push_failures_total", dimensions: dimensions)
+        uploadDuration = Metrics.Timer(label: "onair_push_upload_seconds", dimensions: dimensions)
+        segmentLatency = Metrics.Timer(label: "onair_push_segment_latency_seconds", dimensions: dimensions)
+        queueDepth = Recorder(label: "onair_push_queue_depth", dimensions: dimensions, aggregate: false)
+    }
+}
+
+extension Metrics.Timer {
+    func recordSeconds(_ seconds: Double) {
+        recordNanoseconds(Int64(seconds * 1e9))
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import Push
+
+struct PushOptions: ParsableArguments {
+    @Option(
+        name: .customLong("push"),
+        help: ArgumentHelp(
+            "Also send the stream to DESTINATION (repeatable): http(s)://HOST/PATH/ (an HTTP ingest: PUT and "
+                + "DELETE), s3://BUCKET/PREFIX/ (credentials from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, endpoint "
+                + "from AWS_ENDPOINT_URL, region from AWS_REGION) or rtmp(s)://HOST/APP/KEY.",
+            valueName: "destination"))
+    var destinations: [String] = []
+
+    @Option(
+        name: .customLong("push-header"),
+        help: ArgumentHelp(
+            "A header sent with every request to the http(s) destinations (repeatable), e.g. "
+                + "'Authorization: Bearer TOKEN'.",
+            valueName: "'Name: value'"))
+    var headers: [String] = []
+
+    @Flag(
+        name: .customLong("no-serve"),
+        help: ArgumentHelp("Do not start the built-in HTTP server: publish to the --push destinations only."))
+    var noServe = false
+
+    func validate() throws {
+        _ = try parsed(environment: ProcessInfo.processInfo.environment)
+        if noServe, destinations.isEmpty {
+            throw ValidationError("--no-serve needs at least one --push destination: the stream would go nowhere")
+        }
+    }
+
+    /// The destinations, read and checked: one line for the first that cannot work.
+    func parsed(environment: [String: String]) throws -> [PushDestination] {
+        do throws(PushDestination.Refusal) {
+            var parsedHeaders: [PushDestination.Header] = []
+            for header in headers { parsedHeaders.append(try PushDestination.header(header)) }
+            var result: [PushDestination] = []
+            for text in destinations {
+                result.append(try PushDestination.parse(text, headers: parsedHeaders, environment: environment))
+            }
+            if !headers.isEmpty, !result.contains(where: { if case .http = $0 { true } else { false } }) {
+                throw PushDestination.Refusal(description: "--push-header is only for http(s) --push destinations")
+            }
+            let names = result.map(\.description)
+            if let repeated = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
+                throw PushDestination.Refusal(description: "--push \(repeated) is given twice")
+            }
+            return result
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+@testable import Push
+
+/// `--push` and `--push-header` values: what each form means, and one line for each that cannot work.
+@Suite struct PushDestinationTests {
+    static let credentials = ["AWS_ACCESS_KEY_ID": "AKID", "AWS_SECRET_ACCESS_KEY": "secret"]
+
+    @Test func httpIngestTakesBasicAuthFromTheURLAndTheHeaders() throws {
+        let header = try PushDestination.header("X-Ingest-Key:  k1 ")
+        #expect(header == .init(name: "X-Ingest-Key", value: "k1"))
+        let destination = try PushDestination.parse(
+            "https://user:p%40ss@ingest.example.com:8443/live/demo", headers: [header], environment: [:])
+        guard case .http(let base, let headers) = destination else { Issue.record("not http"); return }
+        #expect(base.absoluteString == "https://ingest.example.com:8443/live/demo/")
+        #expect(headers.map(\.name) == ["Authorization", "X-Ingest-Key"])
+        #expect(headers[0].value == "Basic " + Data("user:p@ss".utf8).base64EncodedString())
+        // Logs never show the password.
+        #expect(destination.description == "https://ingest.example.com:8443/live/demo/")
+    }
+
+    @Test func s3TakesEndpointRegionAndCredentialsFromTheEnvironment() throws {
+        let environment = Self.credentials.merging([
+            "AWS_ENDPOINT_URL": "http://127.0.0.1:8333", "AWS_REGION": "eu-west-3", "AWS_SESSION_TOKEN": "t",
+        ]) { $1 }
+        let destination = try PushDestination.parse("s3://live/shows/demo", environment: environment)
+        #expect(
+            destination
+                == .s3(
+                    .init(
+                        bucket: "live", prefix: "shows/demo/", endpoint: URL(string: "http://127.0.0.1:8333")!,
+                        region: "eu-west-3",
+                        credentials: .init(accessKeyID: "AKID", secretAccessKey: "secret", sessionToken: "t"))))
+        #expect(destination.description == "s3://live/shows/demo/")
+        // AWS itself when no endpoint is set.
+        guard case .s3(let aws) = try PushDestination.parse("s3://b", environment: Self.credentials) else {
+            Issue.record("not s3")
+            return
+        }
+        #expect(aws.endpoint.absoluteString == "https://s3.us-east-1.amazonaws.com")
+        #expect(aws.prefix == "")
+    }
+
+    @Test func rtmpHidesItsStreamKey() throws {
+        let destination = try PushDestination.parse("rtmp://a.rtmp.youtube.com/live2/abcd-efgh", environment: [:])
+        #expect(destination == .rtmp(URL(string: "rtmp://a.rtmp.youtube.com/live2/abcd-efgh")!))
+        #expect(destination.description == "rtmp://a.rtmp.youtube.com/live2/…")
+    }
+
+    @Test(arguments: [
+        ("ftp://host/x/", "--push ftp://host/x/: unknown scheme 'ftp'; use http(s)://HOST/PATH/, s3://BUCKET/PREFIX/ or rtmp(s)://HOST/APP/KEY"),
+        ("not a url", "--push not a url: not a URL; use http(s)://HOST/PATH/, s3://BUCKET/PREFIX/ or rtmp(s)://HOST/APP/KEY"),
+        ("s3://bucket/p/", "--push s3://bucket/p/: no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (never on the command line)"),
+        ("rtmp://host/app", "--push rtmp://host/app: expected rtmp://HOST/APP/STREAM-KEY"),
+        ("http://host/x/?a=b", "--push http://host/x/?a=b: expected http(s)://HOST/PATH/ with no query"),
+    ])
+    func badValuesAreRefusedInOneLine(value: String, message: String) {
+        #expect(throws: PushDestination.Refusal(description: message)) {
+            try PushDestination.parse(value, environment: [:])
+        }
+    }
+
+    @Test func badHeadersAreRefused() {
+        for text in ["no colon", ": empty name", "Bad Name: x", "X-A: line\nbreak"] {
+            #expect(throws: PushDestination.Refusal.self) { try PushDestination.header(text) }
+        }
+    }
+}
