@@ -14,6 +14,9 @@ public struct PushProgress: Sendable {
     public var stored: Set<MediaFileName> = []
     /// Segments given up: listed with EXT-X-GAP until they leave the playlist.
     public var gaps: Set<Int> = []
+    /// Media files whose sending failed midway: they may have arrived all the same, so they are
+    /// removed like stored ones once the timeline lets go of them.
+    public var attempted: Set<MediaFileName> = []
     /// The playlists as last stored.
     public var playlists: [MediaFileName: [UInt8]] = [:]
 
@@ -75,7 +78,7 @@ public struct PushProgress: Sendable {
             held.formUnion(segment.parts.map(\.name))
         }
         held.formUnion(timeline.openParts.map(\.name))
-        return stored.subtracting(held).sorted()
+        return stored.union(attempted).subtracting(held).sorted()
     }
 
     /// Forgets segments given up that have left the timeline.

@@ -72,8 +72,10 @@ public final class PushSink: PublicationSink, @unchecked Sendable {
             let now = Self.now()
             // Refused: not again before the time set.
             if now < retryAfterRefusal, pause(retryAfterRefusal - now, backlog: backlog) { return }
-            guard let failed = synchronize(with: timeline) else {
-                recovered()
+            let outcome = synchronize(with: timeline)
+            guard let failed = outcome.stopped else {
+                // Segments given up keep the episode open: it ends with a pass that gives up nothing.
+                if let givenUp = outcome.givenUp { failing(givenUp) } else { recovered() }
                 return
             }
             failing(failed)
@@ -99,16 +101,22 @@ public final class PushSink: PublicationSink, @unchecked Sendable {
 
     private static func now() -> Double { Double(MediaClock.monotonicNanoseconds()) / 1e9 }
 
-    /// One pass that brings the destination up to `timeline`; the failure that stopped it, if any.
-    private func synchronize(with timeline: Timeline) -> PushFailure? {
-        guard var progress else { return nil }
+    /// One pass that brings the destination up to `timeline`: the failure that stopped it, if any,
+    /// and the failure of a segment it gave up and went on without.
+    private func synchronize(with timeline: Timeline) -> (stopped: PushFailure?, givenUp: PushFailure?) {
+        guard var progress else { return (nil, nil) }
         defer { self.progress = progress }
         progress.forgetGaps(leaving: timeline)
+        var givenUp: PushFailure?
         for name in progress.missing(in: timeline) {
             guard let bytes = timeline.bytes(of: name) else { continue }
+            progress.attempted.insert(name)
             do {
-                try put(name, bytes: bytes, cacheControl: cacheControl.media)
+                try put(
+                    name, bytes: bytes, cacheControl: cacheControl.media,
+                    timeout: Self.mediaTimeout(timeline.configuration.segmentDuration))
                 progress.stored.insert(name)
+                progress.attempted.remove(name)
                 if case .segment(let sequence, _) = name,
                     let segment = timeline.segments.first(where: { $0.sequence == sequence })
                 {
@@ -120,44 +128,50 @@ public final class PushSink: PublicationSink, @unchecked Sendable {
                 guard case .segment(let sequence, _) = name,
                     let segment = timeline.segments.first(where: { $0.sequence == sequence }),
                     PushProgress.isLate(segment, nowMilliseconds: Int64(Date().timeIntervalSince1970 * 1000))
-                else { return error }
+                else { return (error, givenUp) }
                 // Too late to matter: players of the destination skip it.
+                givenUp = error
                 progress.gaps.insert(sequence)
                 gapsThisEpisode += 1
                 status.segmentGivenUp()
             }
         }
         let listed = timeline.segments.contains(where: \.isListed)
-        guard listed || timeline.ended, progress.canList(timeline) else { return nil }
+        guard listed || timeline.ended, progress.canList(timeline) else { return (nil, givenUp) }
         let playlists: [(MediaFileName, [UInt8])] = [
             (.mediaPlaylist, Array(progress.playlist(for: timeline).render().utf8)),
             (.multivariantPlaylist, Array(MultivariantPlaylist(renditions: [timeline]).render().utf8)),
         ]
         for (name, bytes) in playlists where progress.playlists[name] != bytes {
             do {
-                try put(name, bytes: bytes, cacheControl: cacheControl.playlist)
+                try put(name, bytes: bytes, cacheControl: cacheControl.playlist, timeout: 5)
                 progress.playlists[name] = bytes
             } catch {
-                return error
+                return (error, givenUp)
             }
         }
         for name in progress.removable(in: timeline) {
             do {
                 try store.delete(name.description, timeout: 5)
                 progress.stored.remove(name)
+                progress.attempted.remove(name)
             } catch {
                 // Left for the next pass: a file out of every playlist harms nobody meanwhile.
                 metrics.failures.increment()
             }
         }
-        return nil
+        return (nil, givenUp)
     }
 
-    private func put(_ name: MediaFileName, bytes: [UInt8], cacheControl: String) throws(PushFailure) {
+    /// A media file that takes over twice its duration to send cannot keep up: the link is slower
+    /// than the stream, and waiting longer only makes every later segment later.
+    static func mediaTimeout(_ segmentDuration: Double) -> Double { max(2, 2 * segmentDuration) }
+
+    private func put(_ name: MediaFileName, bytes: [UInt8], cacheControl: String, timeout: Double)
+        throws(PushFailure)
+    {
         let started = Self.now()
         do {
-            // A segment may take a while on a slow link; a playlist or part is small.
-            let timeout = name.isPlaylist ? 5.0 : 15.0
             try store.put(
                 name.description, bytes: bytes, contentType: name.contentType, cacheControl: cacheControl,
                 timeout: timeout)

@@ -22,6 +22,8 @@ class MediaPlaylist:
                 pending["pdt"] = line.split(":", 1)[1]
             elif line == "#EXT-X-DISCONTINUITY":
                 pending["discontinuity"] = True
+            elif line == "#EXT-X-GAP":
+                pending["gap"] = True
             elif line.startswith("#"):
                 name, _, value = line[1:].partition(":")
                 self.tags[name] = value
@@ -46,6 +48,10 @@ class MediaPlaylist:
         return "EXT-X-ENDLIST" in self.tags
 
     @property
+    def gaps(self):
+        return [segment["uri"] for segment in self.segments if segment.get("gap")]
+
+    @property
     def duration(self):
         return sum(segment["duration"] for segment in self.segments)
 
@@ -63,7 +69,8 @@ def check_media_playlist(playlist, container, window):
     assert "EXT-X-INDEPENDENT-SEGMENTS" in tags
     if container == "fmp4":
         assert tags.get("EXT-X-MAP", "").startswith('URI="'), "fMP4 needs EXT-X-MAP"
-        assert playlist.int_tag("EXT-X-VERSION") == 6, "EXT-X-MAP needs version 6, and nothing more"
+        needed = 8 if playlist.gaps else 6
+        assert playlist.int_tag("EXT-X-VERSION") == needed, "EXT-X-MAP needs version 6 (EXT-X-GAP 8), and nothing more"
     else:
         assert "EXT-X-MAP" not in tags
         assert playlist.int_tag("EXT-X-VERSION") == 3, "fractional EXTINF needs version 3, and nothing more"

@@ -88,6 +88,10 @@ import Testing
         // At 16 s seg0 expired (left at 8 s, available 2 + 6 s more); seg1 is still downloadable.
         #expect(timeline.segments.first?.sequence == 1)
         #expect(progress.removable(in: timeline) == [.segment(0, .fmp4)])
+        // A segment whose sending failed midway may have arrived: it goes too, once let go of.
+        progress.stored = []
+        progress.attempted = [.segment(0, .fmp4), .segment(5, .fmp4)]
+        #expect(progress.removable(in: timeline) == [.segment(0, .fmp4)])
     }
 
     @Test func aSegmentIsLateOneSegmentDurationAfterItWasCut() {

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import Media
 import NIOCore
 import NIOHTTP1
 
@@ -69,7 +70,8 @@ final class HTTPTransport: Sendable {
             response = try client.execute(request: request, deadline: .now() + .milliseconds(Int64(timeout * 1000)))
                 .wait()
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
-            throw .unreachable("no answer within \(String(format: "%.1f", timeout)) s")
+            throw .unreachable(
+                "not sent within \(String(fixed: timeout, decimals: 1)) s (slower than the stream, or no answer)")
         } catch let error as HTTPClientError where error == .connectTimeout {
             throw .unreachable("connecting timed out")
         } catch {
