@@ -25,7 +25,8 @@ public struct BroadcastEvent: Sendable, Equatable {
         /// Problems are logged as warnings; changes of state and recoveries as information.
         public var isProblem: Bool {
             switch self {
-            case .captureInterrupted, .audioDeviceLost, .encoderOverloaded, .diskWriteFailed, .diskWriteBehind, .pushFailed:
+            case .captureInterrupted, .audioDeviceLost, .encoderOverloaded, .diskWriteFailed, .diskWriteBehind,
+                .pushFailed:
                 true
             default: false
             }

@@ -60,7 +60,8 @@ public enum PushDestination: Sendable, Equatable, CustomStringConvertible {
             if !base.absoluteString.hasSuffix("/") { base = URL(string: base.absoluteString + "/")! }
             var all = headers
             if let user = components.user {
-                let credentials = "\(user.removingPercentEncoding ?? user):\(components.password?.removingPercentEncoding ?? "")"
+                let credentials =
+                    "\(user.removingPercentEncoding ?? user):\(components.password?.removingPercentEncoding ?? "")"
                 all.insert(
                     Header(name: "Authorization", value: "Basic " + Data(credentials.utf8).base64EncodedString()),
                     at: 0)
@@ -94,9 +95,11 @@ public enum PushDestination: Sendable, Equatable, CustomStringConvertible {
                 description: "--push \(text): no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY "
                     + "(never on the command line)")
         }
-        let region = environment["AWS_REGION"].flatMap { $0.isEmpty ? nil : $0 }
+        let region =
+            environment["AWS_REGION"].flatMap { $0.isEmpty ? nil : $0 }
             ?? environment["AWS_DEFAULT_REGION"].flatMap { $0.isEmpty ? nil : $0 } ?? "us-east-1"
-        let endpointText = environment["AWS_ENDPOINT_URL_S3"].flatMap { $0.isEmpty ? nil : $0 }
+        let endpointText =
+            environment["AWS_ENDPOINT_URL_S3"].flatMap { $0.isEmpty ? nil : $0 }
             ?? environment["AWS_ENDPOINT_URL"].flatMap { $0.isEmpty ? nil : $0 }
             ?? "https://s3.\(region).amazonaws.com"
         guard let endpoint = URL(string: endpointText), ["http", "https"].contains(endpoint.scheme ?? ""),
@@ -119,7 +122,8 @@ public enum PushDestination: Sendable, Equatable, CustomStringConvertible {
         }
         let name = text[..<colon].trimmingCharacters(in: .whitespaces)
         let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        let token = CharacterSet(charactersIn: "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        let token = CharacterSet(
+            charactersIn: "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
         guard !name.isEmpty, name.unicodeScalars.allSatisfy(token.contains),
             !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
         else {

@@ -63,7 +63,8 @@ public struct PushProgress: Sendable {
         if var lowLatency = playlist.lowLatency {
             let held = timeline.openParts.prefix { stored.contains($0.name) }.count
             lowLatency.openParts = Array(lowLatency.openParts.prefix(held))
-            lowLatency.preloadHint = MediaFileName.part(timeline.nextSequence, held, timeline.configuration.format)
+            lowLatency.preloadHint =
+                MediaFileName.part(timeline.nextSequence, held, timeline.configuration.format)
                 .description
             playlist.lowLatency = lowLatency
         }

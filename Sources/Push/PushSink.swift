@@ -37,7 +37,8 @@ public final class PushSink: PublicationSink, @unchecked Sendable {
         switch destination {
         case .http(let base, let headers):
             PushSink(
-                store: HTTPIngestStore(base: base.absoluteString, headers: headers), destination: destination.description,
+                store: HTTPIngestStore(base: base.absoluteString, headers: headers),
+                destination: destination.description,
                 channel: channel, sendsParts: true, report: report)
         case .s3(let location):
             PushSink(

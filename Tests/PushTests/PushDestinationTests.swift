@@ -49,9 +49,18 @@ import Testing
     }
 
     @Test(arguments: [
-        ("ftp://host/x/", "--push ftp://host/x/: unknown scheme 'ftp'; use http(s)://HOST/PATH/, s3://BUCKET/PREFIX/ or rtmp(s)://HOST/APP/KEY"),
-        ("not a url", "--push not a url: not a URL; use http(s)://HOST/PATH/, s3://BUCKET/PREFIX/ or rtmp(s)://HOST/APP/KEY"),
-        ("s3://bucket/p/", "--push s3://bucket/p/: no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (never on the command line)"),
+        (
+            "ftp://host/x/",
+            "--push ftp://host/x/: unknown scheme 'ftp'; use http(s)://HOST/PATH/, s3://BUCKET/PREFIX/ or rtmp(s)://HOST/APP/KEY"
+        ),
+        (
+            "not a url",
+            "--push not a url: not a URL; use http(s)://HOST/PATH/, s3://BUCKET/PREFIX/ or rtmp(s)://HOST/APP/KEY"
+        ),
+        (
+            "s3://bucket/p/",
+            "--push s3://bucket/p/: no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (never on the command line)"
+        ),
         ("rtmp://host/app", "--push rtmp://host/app: expected rtmp://HOST/APP/STREAM-KEY"),
         ("http://host/x/?a=b", "--push http://host/x/?a=b: expected http(s)://HOST/PATH/ with no query"),
     ])

@@ -56,7 +56,8 @@ public final class RTMPPusher: Sendable {
     @discardableResult
     public func finish(within timeout: Duration) -> Bool {
         queue.close()
-        let milliseconds = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int(
+            timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         if done.wait(timeout: .now() + .milliseconds(milliseconds)) == .success { return true }
         abort.set()
         return false
@@ -88,7 +89,8 @@ private final class RTMPConnection: @unchecked Sendable {
 
     init(
         url: String, destination: String, streams: [StreamDescription], queue: BoundedQueue<EncodedPacket>,
-        abort: AbortFlag, status: PushStatus, report: @escaping EventReporter, bytes: Metrics.Counter, failures: Metrics.Counter
+        abort: AbortFlag, status: PushStatus, report: @escaping EventReporter, bytes: Metrics.Counter,
+        failures: Metrics.Counter
     ) {
         self.url = url
         self.destination = destination

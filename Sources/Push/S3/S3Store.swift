@@ -20,7 +20,8 @@ struct S3Store: ObjectStore {
     func put(_ name: String, bytes: [UInt8], contentType: String, cacheControl: String, timeout: Double)
         throws(PushFailure)
     {
-        try send("PUT", name: name, headers: [("content-type", contentType), ("cache-control", cacheControl)],
+        try send(
+            "PUT", name: name, headers: [("content-type", contentType), ("cache-control", cacheControl)],
             body: bytes, timeout: timeout)
     }
 
