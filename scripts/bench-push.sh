@@ -15,8 +15,8 @@ ONAIR_BUILD=release scripts/setup.sh >/dev/null
 work=$(mktemp -d)
 chmod 755 "$work"
 trap 'kill $(cat "$work/nginx.pid" 2>/dev/null) 2>/dev/null; rm -rf "$work"' EXIT
+source scripts/bench/common.sh
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 nginx_port=$(free_port)
 mkdir -p "$work/root"
 user=""
@@ -42,14 +42,6 @@ http {
 EOF
 nginx -c "$work/nginx.conf" -p "$work"
 ingest="http://127.0.0.1:$nginx_port"
-
-measure() {  # name, command...: runs it under GNU time, prints "name cpu_seconds peak_kib"
-    local name=$1
-    shift
-    /usr/bin/time -f "%U %S %M" -o "$work/$name.time" "$@" >"$work/$name.log" 2>&1
-    read -r user system peak <"$work/$name.time"
-    echo "$name $(echo "$user + $system" | bc) $peak"
-}
 
 onair_publish() {  # name, extra arguments...
     local name=$1

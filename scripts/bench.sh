@@ -15,16 +15,9 @@ seconds=${1:-30}
 ONAIR_BUILD=release scripts/setup.sh >/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+source scripts/bench/common.sh
 
-measure() {  # name, command...: runs it under GNU time, prints "name cpu_seconds peak_kib"
-    local name=$1
-    shift
-    /usr/bin/time -f "%U %S %M" -o "$work/$name.time" "$@" >"$work/$name.log" 2>&1
-    read -r user system peak <"$work/$name.time"
-    echo "$name $(echo "$user + $system" | bc) $peak"
-}
-
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 onair=$(measure onair .build/release/onair publish --channel bench --duration "${seconds}s" \
     --host 127.0.0.1 --port "$port" --hls-dir "$work/onair")
 # The same with the sample logo stamped on every frame: what the watermark costs.

@@ -1,12 +1,10 @@
 import Capture
-import Foundation
 import Encoding
 import HLS
 import Logging
 import Media
 import Push
 import ServiceLifecycle
-import Synchronization
 import UnixSignals
 
 /// The media pipeline of one broadcast as a Service: each stage on its own thread, joined by
@@ -112,19 +110,13 @@ final class PipelineService: Service, @unchecked Sendable {
                 return nil
             }
             group.addTask {
-                await withCheckedContinuation { continuation in
-                    let thread = Thread {
-                        let deadline = Double(MediaClock.monotonicNanoseconds()) / 1e9 + Double(limit)
-                        var late = pending
-                        while !late.isEmpty, !hurry.isSet,
-                            Double(MediaClock.monotonicNanoseconds()) / 1e9 < deadline
-                        {
-                            late = late.filter { !$0.finish(.milliseconds(100)) }
-                        }
-                        continuation.resume(returning: late.map(\.destination))
+                try? await StageThread.run(name: "onair-drain") {
+                    let deadline = Double(MediaClock.monotonicNanoseconds()) / 1e9 + Double(limit)
+                    var late = pending
+                    while !late.isEmpty, !hurry.isSet, Double(MediaClock.monotonicNanoseconds()) / 1e9 < deadline {
+                        late = late.filter { !$0.finish(.milliseconds(100)) }
                     }
-                    thread.name = "onair-drain"
-                    thread.start()
+                    return late.map(\.destination)
                 }
             }
             var result: [String] = []
@@ -196,11 +188,4 @@ final class PipelineService: Service, @unchecked Sendable {
         packets.push(.packet(packet))
         for pusher in rtmp { pusher.send(packet) }
     }
-}
-
-/// A flag one task sets and a thread reads.
-private final class Flag: Sendable {
-    private let value = Atomic<Bool>(false)
-    func set() { value.store(true, ordering: .relaxed) }
-    var isSet: Bool { value.load(ordering: .relaxed) }
 }

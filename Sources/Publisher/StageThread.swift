@@ -3,12 +3,13 @@ import Foundation
 /// Runs a blocking pipeline stage on a thread of its own, off the cooperative pool, and
 /// resumes the caller when it returns.
 enum StageThread {
-    static func run(name: String, _ body: @escaping @Sendable () throws -> Void) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+    static func run<Result: Sendable>(name: String, _ body: @escaping @Sendable () throws -> Result) async throws
+        -> Result
+    {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
             let thread = Thread {
                 do {
-                    try body()
-                    continuation.resume()
+                    continuation.resume(returning: try body())
                 } catch {
                     continuation.resume(throwing: error)
                 }

@@ -45,7 +45,7 @@ public struct PushProgress: Sendable {
         let listed = timeline.segments.filter(\.isListed)
         let maps = Set(listed.compactMap(\.initSegment) + (timeline.initSegmentName.map { [$0] } ?? []))
         return listed.allSatisfy { stored.contains($0.name) || gaps.contains($0.sequence) }
-            && maps.allSatisfy { stored.contains($0) || timeline.initSegments[$0] == nil }
+            && maps.allSatisfy(stored.contains)
     }
 
     /// The media playlist the destination may hold now.

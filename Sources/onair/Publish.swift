@@ -137,7 +137,10 @@ struct Publish: AsyncParsableCommand {
         configuration.height = size.height
         // Last of the checks, as they are the only ones that write (the channel's folder, the token file).
         try checkOutputFolder()
-        if configuration.server.controlToken.isEmpty {
+        if push.noServe {
+            // No server, no control API: the signals still pause and resume.
+            notices.append("no built-in server: pause with kill -USR1 \(getpid()), resume with -USR2")
+        } else if configuration.server.controlToken.isEmpty {
             configuration.server.controlToken = ControlToken.random()
             let file = ControlToken.file(channel: channel)
             do {

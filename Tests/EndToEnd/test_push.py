@@ -331,6 +331,9 @@ def test_without_the_built_in_server_it_only_pushes(tmp_path):
         wait_until(lambda: (nginx.root / "live/demo/media.m3u8").exists(), 30, what="the playlist at nginx")
         assert fetch(f"{publisher.base}/live/demo/media.m3u8") is None, "nothing listens"
         assert "without the built-in server" in publisher.output()
+        # No control API to offer a token for: the signals are what pause and resume.
+        assert "no built-in server: pause with kill -USR1" in publisher.output()
+        assert "control token" not in publisher.output()
         assert publisher.stop() == 0
         assert "#EXT-X-ENDLIST" in (nginx.root / "live/demo/media.m3u8").read_text()
     finally:

@@ -37,6 +37,9 @@ import Testing
         #expect(progress.missing(in: timeline).map(\.description) == ["seg4.m4s"])
         progress.stored.insert(.segment(4, .fmp4))
         #expect(progress.canList(timeline))
+        // Not before the init segment the playlist's EXT-X-MAP names is there.
+        progress.stored.remove(.initSegment(continuing: nil))
+        #expect(!progress.canList(timeline))
     }
 
     @Test func aSegmentGivenUpIsAGapInTheDestinationsPlaylist() {

@@ -9,15 +9,14 @@ import Media
 public final class SinkRunner: Sendable {
     public let sink: any PublicationSink
     private let queue: BoundedQueue<Publication>
-    private let done = DispatchSemaphore(value: 0)
+    private let thread: WorkerThread
 
     /// Starts the sink's thread. `capacity`: publications held while the sink is busy.
     public init(_ sink: any PublicationSink, capacity: Int = 32) {
         self.sink = sink
         let queue = BoundedQueue<Publication>(capacity: capacity, policy: .dropOldest)
         self.queue = queue
-        let done = done
-        let thread = Thread {
+        thread = WorkerThread(name: "onair-sink") {
             var dropped = 0
             while var publication = queue.pop() {
                 var passed = 0
@@ -33,11 +32,7 @@ public final class SinkRunner: Sendable {
                         newer: { queue.waitForElement(seconds: $0) }, closed: { queue.isClosed }))
                 dropped = total
             }
-            done.signal()
         }
-        thread.name = "onair-sink"
-        thread.stackSize = 1 << 20
-        thread.start()
     }
 
     /// Hands a publication over without waiting.
@@ -50,7 +45,6 @@ public final class SinkRunner: Sendable {
     @discardableResult
     public func finish(within timeout: Duration) -> Bool {
         queue.close()
-        let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
-        return done.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success
+        return thread.join(within: timeout)
     }
 }

@@ -49,6 +49,8 @@ final class HTTPTransport: Sendable {
             redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(3), read: .seconds(10)),
             connectionPool: .init(idleTimeout: .seconds(60)))
+        // Keep-alive HTTP/1.1, one request at a time per connection, as ingest points expect it
+        // (nginx's WebDAV and CDN ingests speak it; the sink sends one file at a time anyway).
         configuration.httpVersion = .http1Only
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }

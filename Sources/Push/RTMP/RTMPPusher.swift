@@ -2,7 +2,6 @@ internal import CFFmpeg
 public import Foundation
 public import Media
 import Metrics
-import Synchronization
 
 /// Sends the broadcast's own H.264/AAC packets as FLV over RTMP(S) with libavformat: what YouTube
 /// Live, Twitch and nginx-rtmp ingest. No second encode: the packets are the ones HLS is cut from.
@@ -14,9 +13,9 @@ public final class RTMPPusher: Sendable {
     public let destination: String
     public let status: PushStatus
     private let queue: BoundedQueue<EncodedPacket>
-    private let done = DispatchSemaphore(value: 0)
+    private let thread: WorkerThread
     /// Set to make a blocked network call give up (a stop that cannot wait).
-    private let abort: AbortFlag
+    private let abort: Flag
 
     /// Starts the sender's thread. `streams`: the tracks, as the encoders describe them.
     public init(
@@ -28,22 +27,15 @@ public final class RTMPPusher: Sendable {
         // About ten seconds of a 2.5 Mb/s stream: the packets are shared with HLS, not copied.
         let queue = BoundedQueue<EncodedPacket>(capacity: 1024, policy: .dropOldest)
         self.queue = queue
-        let abort = AbortFlag()
+        let abort = Flag()
         self.abort = abort
-        let done = done
         let dimensions = [("channel", channel), ("destination", destination)]
         let connection = RTMPConnection(
             url: url.absoluteString, destination: destination, streams: streams, queue: queue, abort: abort,
             status: status, report: report,
             bytes: Metrics.Counter(label: "onair_push_bytes_total", dimensions: dimensions),
             failures: Metrics.Counter(label: "onair_push_failures_total", dimensions: dimensions))
-        let thread = Thread {
-            connection.run()
-            done.signal()
-        }
-        thread.name = "onair-rtmp"
-        thread.stackSize = 1 << 20
-        thread.start()
+        thread = WorkerThread(name: "onair-rtmp") { connection.run() }
     }
 
     /// Hands a packet over without waiting; the oldest queued one goes when the queue is full.
@@ -56,19 +48,10 @@ public final class RTMPPusher: Sendable {
     @discardableResult
     public func finish(within timeout: Duration) -> Bool {
         queue.close()
-        let milliseconds = Int(
-            timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-        if done.wait(timeout: .now() + .milliseconds(milliseconds)) == .success { return true }
+        if thread.join(within: timeout) { return true }
         abort.set()
         return false
     }
-}
-
-/// A flag a libav interrupt callback reads.
-final class AbortFlag: Sendable {
-    private let value = Atomic<Bool>(false)
-    func set() { value.store(true, ordering: .relaxed) }
-    var isSet: Bool { value.load(ordering: .relaxed) }
 }
 
 /// The sender's thread: connect, send, reconnect. Used by that thread only.
@@ -77,7 +60,7 @@ private final class RTMPConnection: @unchecked Sendable {
     let destination: String
     let streams: [StreamDescription]
     let queue: BoundedQueue<EncodedPacket>
-    let abort: AbortFlag
+    let abort: Flag
     let status: PushStatus
     let report: EventReporter
     let bytes: Metrics.Counter
@@ -89,7 +72,7 @@ private final class RTMPConnection: @unchecked Sendable {
 
     init(
         url: String, destination: String, streams: [StreamDescription], queue: BoundedQueue<EncodedPacket>,
-        abort: AbortFlag, status: PushStatus, report: @escaping EventReporter, bytes: Metrics.Counter,
+        abort: Flag, status: PushStatus, report: @escaping EventReporter, bytes: Metrics.Counter,
         failures: Metrics.Counter
     ) {
         self.url = url
@@ -161,7 +144,7 @@ private final class RTMPConnection: @unchecked Sendable {
         var interrupt = AVIOInterruptCB(
             callback: { opaque in
                 guard let opaque else { return 0 }
-                return Unmanaged<AbortFlag>.fromOpaque(opaque).takeUnretainedValue().isSet ? 1 : 0
+                return Unmanaged<Flag>.fromOpaque(opaque).takeUnretainedValue().isSet ? 1 : 0
             }, opaque: Unmanaged.passUnretained(abort).toOpaque())
         try check(avio_open2(&context.pointer.pointee.pb, url, AVIO_FLAG_WRITE, &interrupt, &options), "connecting")
         do {
