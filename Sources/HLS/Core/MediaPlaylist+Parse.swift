@@ -1,12 +1,14 @@
 extension MediaPlaylist {
-    /// Reads back a media playlist this program wrote to a folder (whole segments, no parts), to
-    /// continue its numbering after a restart. Nil when the text is not such a playlist.
+    /// Reads a media playlist as this program writes it, or a publisher pushes it to an origin:
+    /// whole segments, and the Low-Latency HLS parts and preload hint when it has them. Delta
+    /// updates are not read. Nil when the text is not such a playlist.
     public static func parse(_ text: String) -> MediaPlaylist? {
         let lines = text.split(whereSeparator: \.isNewline).map(String.init)
         guard lines.first == "#EXTM3U" else { return nil }
         var playlist = MediaPlaylist(version: 0, targetDuration: 0)
         var map: String?
         var pending = Segment(uri: "", duration: -1, programDateTime: 0)
+        var lowLatency: LowLatency?
         for line in lines.dropFirst() {
             let (tag, value) = Self.split(line)
             switch tag {
@@ -34,6 +36,21 @@ extension MediaPlaylist {
                 else { return nil }
                 pending.duration = duration
             case "#EXT-X-ENDLIST": playlist.ended = true
+            case "#EXT-X-PART-INF":
+                guard let target = Self.attributes(Substring(value))["PART-TARGET"].flatMap(Double.init),
+                    target > 0, target <= 60
+                else { return nil }
+                lowLatency = LowLatency(partTarget: target)
+            case "#EXT-X-PART":
+                let attributes = Self.attributes(Substring(value))
+                guard let uri = attributes["URI"], !uri.isEmpty,
+                    let duration = attributes["DURATION"].flatMap(Double.init), duration >= 0, duration <= 60
+                else { return nil }
+                pending.parts.append(
+                    Part(uri: uri, duration: duration, independent: attributes["INDEPENDENT"] == "YES"))
+            case "#EXT-X-PRELOAD-HINT":
+                lowLatency?.preloadHint = Self.attributes(Substring(value))["URI"]
+            case "#EXT-X-SKIP": return nil
             default:
                 guard !line.hasPrefix("#"), !line.isEmpty else { continue }
                 guard pending.duration >= 0 else { return nil }
@@ -44,7 +61,39 @@ extension MediaPlaylist {
             }
         }
         guard playlist.targetDuration > 0 else { return nil }
+        if var lowLatency {
+            // Parts after the last segment belong to the one being built.
+            lowLatency.openParts = pending.parts
+            lowLatency.openDiscontinuity = pending.discontinuity
+            lowLatency.openMap = map
+            playlist.lowLatency = lowLatency
+        }
         return playlist
+    }
+
+    /// An attribute list (`NAME=value,NAME="quoted, value"`) by name; quotes removed.
+    static func attributes(_ text: Substring) -> [String: String] {
+        var result: [String: String] = [:]
+        var rest = text[...]
+        while !rest.isEmpty {
+            guard let equals = rest.firstIndex(of: "=") else { break }
+            let name = String(rest[..<equals])
+            rest = rest[rest.index(after: equals)...]
+            let value: Substring
+            if rest.first == "\"" {
+                let body = rest.dropFirst()
+                guard let close = body.firstIndex(of: "\"") else { break }
+                value = body[..<close]
+                rest = body[body.index(after: close)...]
+            } else {
+                let end = rest.firstIndex(of: ",") ?? rest.endIndex
+                value = rest[..<end]
+                rest = rest[end...]
+            }
+            if rest.first == "," { rest = rest.dropFirst() }
+            if result[name] == nil { result[name] = String(value) }
+        }
+        return result
     }
 
     private static func split(_ line: String) -> (tag: String, value: String) {

@@ -25,7 +25,8 @@ extension Timeline {
                 return MediaPlaylist.Segment(
                     uri: segment.name.description, duration: segment.duration,
                     programDateTime: segment.programDateTime, discontinuity: segment.discontinuity,
-                    map: segment.initSegment?.description, parts: recent ? segment.parts.map(\.listed) : [])
+                    map: segment.initSegment?.description, parts: recent ? segment.parts.map(\.listed) : [],
+                    gap: segment.gap)
             },
             ended: ended,
             lowLatency: lowLatency)

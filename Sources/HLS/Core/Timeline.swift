@@ -56,12 +56,16 @@ public struct Timeline: Sendable {
         public var initSegment: MediaFileName?
         /// The first of a run that continues an earlier one's numbering.
         public var discontinuity: Bool
+        /// Listed without media (EXT-X-GAP): an origin's publisher could not deliver it in time.
+        public var gap = false
 
         /// Still in the playlist (not only still downloadable).
         public var isListed: Bool { expiresAt == nil }
     }
 
-    public let configuration: Configuration
+    /// Fixed for the timeline's life, but for the rendition's description, which an origin learns
+    /// from its publisher's multivariant playlist.
+    public internal(set) var configuration: Configuration
     /// Listed segments, then those that left the playlist but must stay downloadable, oldest first.
     public internal(set) var segments: [Segment] = []
     /// The parts of the segment being built.
@@ -117,11 +121,14 @@ public struct Timeline: Sendable {
     }
 
     /// Lists the segment built from the parts so far, slides the window, and lets go of what has
-    /// been out of it for its availability duration.
-    public mutating func closeSegment(programDateTime: Int64) -> Publication {
+    /// been out of it for its availability duration. Its duration is that of its parts, unless
+    /// `duration` says better (an origin's parts carry the rounded durations of a pushed playlist).
+    public mutating func closeSegment(programDateTime: Int64, duration stated: Double? = nil) -> Publication {
         let parts = openParts
         let bytes = Array(parts.map(\.bytes).joined())
-        let duration = parts.reduce(0) { $0 + $1.duration }
+        let sum = parts.reduce(0) { $0 + $1.duration }
+        let duration = stated ?? sum
+        edge += duration - sum
         openParts.removeAll()
         let sequence = nextSequence
         nextSequence += 1
@@ -144,6 +151,37 @@ public struct Timeline: Sendable {
         return publication([.segment(name)] + (expired.isEmpty ? [] : [.expired(expired)]))
     }
 
+    /// Lists a segment whose media never came (EXT-X-GAP): players skip its duration instead of
+    /// stalling on it. Parts of it received so far are dropped.
+    public mutating func closeGap(duration: Double, programDateTime: Int64) -> Publication {
+        edge += duration - openParts.reduce(0) { $0 + $1.duration }
+        openParts.removeAll()
+        let sequence = nextSequence
+        nextSequence += 1
+        let name = MediaFileName.segment(sequence, configuration.format)
+        segments.append(
+            Segment(
+                sequence: sequence, name: name, duration: duration, programDateTime: programDateTime, bytes: [],
+                end: edge, parts: [], initSegment: initSegmentName, discontinuity: nextIsDiscontinuity, gap: true))
+        nextIsDiscontinuity = false
+        let expired = retire()
+        return publication([.segment(name)] + (expired.isEmpty ? [] : [.expired(expired)]))
+    }
+
+    /// Starts a new run of the stream after an earlier one (a publisher that came back): the next
+    /// segment follows an EXT-X-DISCONTINUITY, with an init segment of its own named after it, and
+    /// an ended stream goes live again. Parts of an unfinished segment are dropped.
+    public mutating func beginRun() {
+        edge -= openParts.reduce(0) { $0 + $1.duration }
+        openParts.removeAll()
+        ended = false
+        firstSequence = nextSequence
+        nextIsDiscontinuity = nextSequence > 0
+        if configuration.format.hasInitSegment {
+            initSegmentName = .initSegment(continuing: nextSequence > 0 ? nextSequence : nil)
+        }
+    }
+
     /// Marks the stream as ended: EXT-X-ENDLIST follows the last segment.
     public mutating func end() -> Publication {
         ended = true
@@ -154,7 +192,7 @@ public struct Timeline: Sendable {
     public func bytes(of name: MediaFileName) -> [UInt8]? {
         switch name {
         case .initSegment: return initSegments[name]
-        case .segment(let sequence, _): return segments.first { $0.sequence == sequence }?.bytes
+        case .segment(let sequence, _): return segments.first { $0.sequence == sequence && !$0.gap }?.bytes
         case .part(let sequence, let index, _): return part(sequence: sequence, index: index)?.bytes
         case .mediaPlaylist, .multivariantPlaylist: return nil
         }

@@ -1,0 +1,266 @@
+/// Rebuilds a channel's timeline from what its publisher pushes to an origin (`PUT` of media files,
+/// then of the playlist that lists them): each pushed playlist is read, and the segments and parts
+/// it lists that the timeline does not have yet are taken into it, in order, as the packaging stage
+/// would have added them. The timeline keeps its own numbering and names, so a publisher that
+/// restarts from segment 0, or a third-party one, becomes a new run after an EXT-X-DISCONTINUITY
+/// rather than a clash of names; and its publications feed the same live store as a local broadcast's.
+///
+/// Pure: no clock (the caller passes wall time), no I/O, no lock. Memory is bounded: pushed files
+/// are held only until taken into the timeline or left behind by the publisher's playlist, and a
+/// push beyond ``Limits`` is refused.
+public struct IngestAssembler: Sendable {
+    public struct Limits: Sendable, Equatable {
+        /// Pushed files held at once (not yet listed by a playlist).
+        public var files: Int
+        /// Their bytes.
+        public var bytes: Int
+
+        public init(files: Int = 256, bytes: Int = 64 << 20) {
+            self.files = files
+            self.bytes = bytes
+        }
+    }
+
+    /// Why a push is refused.
+    public enum Refusal: Error, Equatable, CustomStringConvertible {
+        /// Not something an origin can take (HTTP 400).
+        case badRequest(String)
+        /// Beyond the channel's bounds (HTTP 507).
+        case full(String)
+        /// The stream changed shape under a running channel (HTTP 409).
+        case conflict(String)
+
+        public var description: String {
+            switch self {
+            case .badRequest(let reason), .full(let reason), .conflict(let reason): reason
+            }
+        }
+    }
+
+    /// The publisher's run being followed: the init segment its newest media uses, the number (in
+    /// the publisher's playlist) of the next segment to take, and how many of its parts are taken.
+    struct Cursor: Equatable {
+        var map: String?
+        var next: Int
+        var partsTaken: Int
+    }
+
+    public let channel: String
+    public let playlistSize: Int
+    public let limits: Limits
+    /// Nil until the first playlist that lists media.
+    public private(set) var timeline: Timeline?
+    /// Pushed media files not yet taken into the timeline, by name.
+    private(set) var files: [String: [UInt8]] = [:]
+    private(set) var heldBytes = 0
+    var cursor: Cursor?
+    /// What the publisher's multivariant playlist says of its stream.
+    private(set) var variant: MultivariantPlaylist.Variant?
+
+    public init(channel: String, playlistSize: Int = 6, limits: Limits = Limits()) {
+        self.channel = channel
+        self.playlistSize = playlistSize
+        self.limits = limits
+    }
+
+    /// Takes a pushed file: a media file is held until a playlist lists it; a media playlist moves
+    /// the timeline on; the multivariant playlist describes the stream. Returns the publications
+    /// to hand to the live store, in order.
+    public mutating func put(_ name: MediaFileName, bytes: [UInt8], now: Int64) throws(Refusal) -> [Publication] {
+        switch name {
+        case .multivariantPlaylist:
+            guard let variant = MultivariantPlaylist.parseFirstVariant(String(decoding: bytes, as: UTF8.self)) else {
+                throw .badRequest("index.m3u8 is not a multivariant playlist with an EXT-X-STREAM-INF")
+            }
+            self.variant = variant
+            timeline?.configuration.rendition = Self.rendition(variant)
+            return []
+        case .mediaPlaylist:
+            guard let playlist = MediaPlaylist.parse(String(decoding: bytes, as: UTF8.self)) else {
+                throw .badRequest("media.m3u8 is not a media playlist")
+            }
+            return try apply(playlist, now: now)
+        case .initSegment, .segment, .part:
+            try hold(name.description, bytes)
+            return []
+        }
+    }
+
+    /// Forgets a pushed file the publisher deleted, unless it is already in the timeline (which
+    /// retires its own copies on its own schedule, for viewers still fetching them).
+    public mutating func delete(_ name: MediaFileName) {
+        if let old = files.removeValue(forKey: name.description) { heldBytes -= old.count }
+    }
+
+    /// Ends the stream (its publisher stopped without saying so): EXT-X-ENDLIST follows the last
+    /// whole segment. Nil when there is nothing to end.
+    public mutating func end() -> Publication? {
+        guard var timeline, !timeline.ended else { return nil }
+        let publication = timeline.end()
+        self.timeline = timeline
+        cursor = nil
+        return publication
+    }
+
+    private mutating func hold(_ name: String, _ bytes: [UInt8]) throws(Refusal) {
+        let old = files[name]?.count ?? 0
+        guard files.count + (old > 0 ? 0 : 1) <= limits.files, heldBytes - old + bytes.count <= limits.bytes else {
+            throw .full(
+                "channel \(channel) holds \(files.count) unlisted files (\(heldBytes) bytes); push the playlist that lists them"
+            )
+        }
+        files[name] = bytes
+        heldBytes += bytes.count - old
+    }
+
+    private mutating func take(_ name: String) {
+        if let old = files.removeValue(forKey: name) { heldBytes -= old.count }
+    }
+
+    private static func rendition(_ variant: MultivariantPlaylist.Variant?) -> Rendition {
+        Rendition(
+            width: variant?.width ?? 0, height: variant?.height ?? 0, fps: Int((variant?.frameRate ?? 0).rounded()),
+            videoBitrate: variant?.averageBandwidth ?? 0, audioBitrate: 0, codecs: variant?.codecs ?? [])
+    }
+
+    /// The container of the media a playlist lists; nil when it lists none. Refuses a playlist that
+    /// lists anything but the channel's own plain names, or mixes containers.
+    private static func format(of playlist: MediaPlaylist) throws(Refusal) -> ContainerFormat? {
+        let uris =
+            playlist.segments.flatMap { [$0.uri] + $0.parts.map(\.uri) }
+            + (playlist.lowLatency?.openParts.map(\.uri) ?? [])
+        var formats = Set<ContainerFormat>()
+        for uri in uris {
+            switch MediaFileName(uri) {
+            case .segment(_, let format), .part(_, _, let format): formats.insert(format)
+            default: throw .badRequest("media.m3u8 lists \(uri), which is not a segment or part name of this server")
+            }
+        }
+        for map in playlist.segments.compactMap(\.map) + [playlist.initSegmentURI].compactMap({ $0 }) {
+            guard case .initSegment = MediaFileName(map) else {
+                throw .badRequest("media.m3u8 maps \(map), which is not an init segment name of this server")
+            }
+        }
+        guard formats.count <= 1 else { throw .badRequest("media.m3u8 mixes container formats") }
+        return formats.first
+    }
+
+    private mutating func apply(_ playlist: MediaPlaylist, now: Int64) throws(Refusal) -> [Publication] {
+        guard let format = try Self.format(of: playlist) else { return [] }
+        let configuration = Timeline.Configuration(
+            channel: channel, rendition: Self.rendition(variant), format: format,
+            segmentDuration: Double(playlist.targetDuration), playlistSize: playlistSize,
+            partDuration: playlist.lowLatency?.partTarget)
+        var timeline = self.timeline ?? Timeline(configuration: configuration)
+        guard timeline.configuration.format == format,
+            timeline.configuration.targetDuration == configuration.targetDuration,
+            timeline.configuration.partDuration == configuration.partDuration
+        else {
+            throw .conflict(
+                "channel \(channel) is live with other settings (container, target duration or parts); stop its publisher first"
+            )
+        }
+        var publications: [Publication] = []
+        defer { self.timeline = timeline }
+        let open = playlist.lowLatency?.openParts ?? []
+        let openSequence = playlist.mediaSequence + playlist.segments.count
+        let newestMap =
+            open.isEmpty ? (playlist.segments.last?.map ?? playlist.initSegmentURI) : playlist.lowLatency?.openMap
+        if cursor == nil || cursor?.map != newestMap || openSequence < cursor!.next
+            || (timeline.ended && !playlist.ended)
+        {
+            // The first run, or a publisher that came back: follow the newest run from the first of its
+            // segments whose media is here (an origin that restarted has not seen the older ones).
+            guard let start = startOfNewestRun(playlist, map: newestMap) else { return [] }
+            let initBytes = newestMap.flatMap { files[$0] }
+            if format.hasInitSegment, initBytes == nil { return [] }
+            if !timeline.segments.isEmpty || !timeline.openParts.isEmpty || timeline.ended { timeline.beginRun() }
+            if let initBytes, let map = newestMap {
+                publications += timeline.setInitSegment(initBytes).map { [$0] } ?? []
+                take(map)
+            }
+            cursor = Cursor(map: newestMap, next: start, partsTaken: 0)
+        }
+        guard var cursor else { return publications }
+        defer { self.cursor = cursor }
+        if cursor.next < playlist.mediaSequence {
+            // The publisher's playlist moved past segments this origin never got.
+            cursor.next = playlist.mediaSequence
+            cursor.partsTaken = 0
+        }
+        segments: while cursor.next < openSequence {
+            let segment = playlist.segments[cursor.next - playlist.mediaSequence]
+            let programDateTime = segment.programDateTime > 0 ? segment.programDateTime : now
+            if segment.gap {
+                publications.append(timeline.closeGap(duration: segment.duration, programDateTime: programDateTime))
+            } else if timeline.isLowLatency, !segment.parts.isEmpty || cursor.partsTaken > 0 {
+                for part in segment.parts.dropFirst(cursor.partsTaken) {
+                    guard let bytes = files[part.uri] else { break segments }
+                    publications +=
+                        timeline.appendPart(bytes, duration: part.duration, independent: part.independent)
+                        .map { [$0] } ?? []
+                    cursor.partsTaken += 1
+                }
+                publications.append(timeline.closeSegment(programDateTime: programDateTime, duration: segment.duration))
+            } else {
+                guard let bytes = files[segment.uri] else { break segments }
+                _ = timeline.appendPart(bytes, duration: segment.duration, independent: true)
+                publications.append(timeline.closeSegment(programDateTime: programDateTime))
+            }
+            for name in [segment.uri] + segment.parts.map(\.uri) { take(name) }
+            cursor.next += 1
+            cursor.partsTaken = 0
+        }
+        if timeline.isLowLatency, cursor.next == openSequence {
+            for part in open.dropFirst(cursor.partsTaken) {
+                guard let bytes = files[part.uri] else { break }
+                publications +=
+                    timeline.appendPart(bytes, duration: part.duration, independent: part.independent)
+                    .map { [$0] } ?? []
+                take(part.uri)
+                cursor.partsTaken += 1
+            }
+        }
+        if playlist.ended, cursor.next == openSequence, !timeline.ended {
+            publications.append(timeline.end())
+        }
+        forgetPassed(playlist, map: newestMap)
+        return publications
+    }
+
+    /// The publisher's number of the first segment of its newest run from which every segment (or,
+    /// in Low-Latency HLS, every part of the open one) is here; nil when there is none yet.
+    private func startOfNewestRun(_ playlist: MediaPlaylist, map: String?) -> Int? {
+        let segments = playlist.segments
+        // The newest run begins after the last segment that uses another init segment.
+        var first = segments.count
+        while first > 0, (segments[first - 1].map ?? playlist.initSegmentURI) == map { first -= 1 }
+        if playlist.lowLatency != nil, (playlist.lowLatency?.openMap ?? map) != map { first = segments.count }
+        func here(_ segment: MediaPlaylist.Segment) -> Bool {
+            segment.gap || files[segment.uri] != nil
+                || (!segment.parts.isEmpty && segment.parts.allSatisfy { files[$0.uri] != nil })
+        }
+        var start = segments.count
+        while start > first, here(segments[start - 1]) { start -= 1 }
+        if start < segments.count { return playlist.mediaSequence + start }
+        // No whole segment: the open one, when its first part is here.
+        if let first = playlist.lowLatency?.openParts.first, files[first.uri] != nil {
+            return playlist.mediaSequence + segments.count
+        }
+        return nil
+    }
+
+    /// Lets go of pushed files the publisher's playlist has left behind: segments and parts before
+    /// its window, and init segments other than the newest run's.
+    private mutating func forgetPassed(_ playlist: MediaPlaylist, map: String?) {
+        for name in files.keys {
+            switch MediaFileName(name) {
+            case .segment(let sequence, _), .part(let sequence, _, _):
+                if sequence < playlist.mediaSequence { take(name) }
+            case .initSegment:
+                if name != map, !playlist.segments.contains(where: { $0.map == name }) { take(name) }
+            default: take(name)
+            }
+        }
+    }
+}

@@ -1,0 +1,199 @@
+import Testing
+
+@testable import HLS
+
+/// An origin rebuilding a channel from what its publisher pushes: the same playlists as the
+/// publisher's own, a publisher that comes back, gaps, and what is refused, with exact values.
+@Suite struct IngestAssemblerTests {
+    static let start: Int64 = 1_700_000_000_000
+
+    /// A publisher: its timeline, and what it pushes (files before the playlist naming them).
+    struct Publisher {
+        var timeline: Timeline
+        var lowLatency: Bool
+
+        init(partDuration: Double? = nil) {
+            timeline = Timeline(configuration: TimelineTests.configuration(partDuration: partDuration, playlistSize: 6))
+            lowLatency = partDuration != nil
+        }
+
+        /// What the publisher sends as its playlist: with parts for an origin, whole segments otherwise.
+        var playlist: [UInt8] {
+            Array((lowLatency ? timeline.mediaPlaylist() : timeline.wholeSegmentPlaylist()).render().utf8)
+        }
+
+        mutating func initSegment(into origin: inout IngestAssembler) throws {
+            _ = timeline.setInitSegment([0x69, 0x6e])
+            _ = try origin.put(.initSegment(continuing: nil), bytes: [0x69, 0x6e], now: 0)
+        }
+
+        /// One segment of `parts` parts of a third of a second each; pushes each part and a playlist
+        /// after it (Low-Latency HLS), or the segment and a playlist after it.
+        mutating func segment(into origin: inout IngestAssembler, parts: Int = 3, push: Bool = true) throws
+            -> [Publication]
+        {
+            var publications: [Publication] = []
+            let sequence = timeline.nextSequence
+            for index in 0..<parts {
+                let bytes = [UInt8(sequence & 0xff), UInt8(index)]
+                _ = timeline.appendPart(bytes, duration: 1 / Double(parts), independent: index == 0)
+                guard push, lowLatency else { continue }
+                _ = try origin.put(.part(sequence, index, .fmp4), bytes: bytes, now: 0)
+                publications += try origin.put(.mediaPlaylist, bytes: playlist, now: 0)
+            }
+            let closed = timeline.closeSegment(programDateTime: start + Int64(sequence) * 1000)
+            guard push else { return publications }
+            if case .segment(let name) = closed.events.first {
+                _ = try origin.put(name, bytes: timeline.bytes(of: name)!, now: 0)
+            }
+            return publications + (try origin.put(.mediaPlaylist, bytes: playlist, now: 0))
+        }
+    }
+
+    static func rendered(_ origin: IngestAssembler) -> String {
+        origin.timeline!.mediaPlaylist().render()
+    }
+
+    @Test func aPushedStreamIsServedAsItsPublisherListsIt() throws {
+        var origin = IngestAssembler(channel: "demo")
+        var publisher = Publisher()
+        try publisher.initSegment(into: &origin)
+        #expect(origin.timeline == nil)
+        for _ in 0..<9 { _ = try publisher.segment(into: &origin) }
+        #expect(Self.rendered(origin) == publisher.timeline.wholeSegmentPlaylist().render())
+        #expect(origin.timeline!.bytes(of: .segment(8, .fmp4)) == [8, 0, 8, 1, 8, 2])
+        #expect(origin.timeline!.edge == 9)
+        #expect(origin.timeline!.bytes(of: .initSegment(continuing: nil)) == [0x69, 0x6e])
+        // Taken files are not held twice; the publisher's window has moved past the rest.
+        #expect(origin.files.isEmpty)
+        #expect(origin.heldBytes == 0)
+    }
+
+    @Test func lowLatencyPartsAreListedAsTheyArrive() throws {
+        var origin = IngestAssembler(channel: "demo")
+        var publisher = Publisher(partDuration: 0.25)
+        try publisher.initSegment(into: &origin)
+        var events: [Publication.Event] = []
+        for _ in 0..<8 { events += try publisher.segment(into: &origin, parts: 4).flatMap(\.events) }
+        #expect(Self.rendered(origin) == publisher.timeline.mediaPlaylist().render())
+        #expect(origin.timeline!.deltaPlaylist()?.render() == publisher.timeline.deltaPlaylist()?.render())
+        #expect(
+            events.prefix(5) == [
+                .initSegment(.initSegment(continuing: nil)), .part(.part(0, 0, .fmp4)),
+                .part(.part(0, 1, .fmp4)), .part(.part(0, 2, .fmp4)), .part(.part(0, 3, .fmp4)),
+            ])
+        // A part pushed with its playlist is listed at once, with the hint to the next.
+        let sequence = publisher.timeline.nextSequence
+        _ = publisher.timeline.appendPart([1], duration: 0.25, independent: true)
+        _ = try origin.put(.part(sequence, 0, .fmp4), bytes: [1], now: 0)
+        let listed = try origin.put(.mediaPlaylist, bytes: publisher.playlist, now: 0)
+        #expect(listed.flatMap(\.events) == [.part(.part(8, 0, .fmp4))])
+        #expect(origin.timeline!.lists(msn: 8, part: 0))
+        #expect(Self.rendered(origin).contains("#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"part8.1.m4s\""))
+    }
+
+    @Test func aPublisherThatComesBackContinuesAfterADiscontinuity() throws {
+        var origin = IngestAssembler(channel: "demo")
+        var first = Publisher()
+        try first.initSegment(into: &origin)
+        for _ in 0..<3 { _ = try first.segment(into: &origin) }
+        // It restarts from segment 0, with an init segment of the same name.
+        var second = Publisher()
+        try second.initSegment(into: &origin)
+        for _ in 0..<2 { _ = try second.segment(into: &origin) }
+        let playlist = origin.timeline!.mediaPlaylist()
+        #expect(playlist.segments.map(\.uri) == ["seg0.m4s", "seg1.m4s", "seg2.m4s", "seg3.m4s", "seg4.m4s"])
+        #expect(playlist.segments.map(\.discontinuity) == [false, false, false, true, false])
+        #expect(playlist.segments.map(\.map) == ["init.mp4", "init.mp4", "init.mp4", "init3.mp4", "init3.mp4"])
+        #expect(origin.timeline!.bytes(of: .segment(3, .fmp4)) == [0, 0, 0, 1, 0, 2])
+        // An ended channel goes live again the same way.
+        _ = origin.end()
+        #expect(origin.timeline!.ended)
+        var third = Publisher()
+        try third.initSegment(into: &origin)
+        _ = try third.segment(into: &origin)
+        #expect(!origin.timeline!.ended)
+        #expect(origin.timeline!.mediaPlaylist().segments.last?.map == "init5.mp4")
+    }
+
+    @Test func anOriginThatStartsMidStreamBeginsWithTheFirstSegmentItHas() throws {
+        var origin = IngestAssembler(channel: "demo")
+        var publisher = Publisher()
+        try publisher.initSegment(into: &origin)
+        for _ in 0..<4 { _ = try publisher.segment(into: &origin, push: false) }
+        #expect(try origin.put(.mediaPlaylist, bytes: publisher.playlist, now: 0).isEmpty)
+        _ = try publisher.segment(into: &origin)
+        let playlist = origin.timeline!.mediaPlaylist()
+        #expect(playlist.segments.map(\.uri) == ["seg0.m4s"])
+        #expect(origin.timeline!.bytes(of: .segment(0, .fmp4)) == [4, 0, 4, 1, 4, 2])
+    }
+
+    @Test func aGapIsListedAsAGapAndTheEndAsTheEnd() throws {
+        var origin = IngestAssembler(channel: "demo")
+        var publisher = Publisher()
+        try publisher.initSegment(into: &origin)
+        _ = try publisher.segment(into: &origin)
+        // The publisher gave segment 1 up: its playlist lists it as a gap.
+        _ = try publisher.segment(into: &origin, push: false)
+        var gapped = publisher.timeline.wholeSegmentPlaylist()
+        gapped.segments[1].gap = true
+        _ = try origin.put(.mediaPlaylist, bytes: Array(gapped.render().utf8), now: 0)
+        _ = try publisher.segment(into: &origin)
+        let ended = publisher.timeline.end()
+        #expect(ended.events == [.ended])
+        let publications = try origin.put(.mediaPlaylist, bytes: publisher.playlist, now: 0)
+        #expect(publications.flatMap(\.events) == [.ended])
+        let playlist = origin.timeline!.mediaPlaylist()
+        #expect(playlist.segments.map(\.gap) == [false, true, false])
+        #expect(playlist.ended)
+        #expect(origin.timeline!.bytes(of: .segment(1, .fmp4)) == nil)
+        #expect(playlist.render().contains("#EXT-X-GAP\n#EXTINF:1.000,\nseg1.m4s"))
+    }
+
+    @Test func whatAnOriginCannotTakeIsRefused() throws {
+        var origin = IngestAssembler(channel: "demo", limits: .init(files: 2, bytes: 10))
+        let foreign = "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\n../secret.ts\n"
+        #expect(throws: IngestAssembler.Refusal.self) {
+            try origin.put(.mediaPlaylist, bytes: Array(foreign.utf8), now: 0)
+        }
+        #expect(throws: IngestAssembler.Refusal.badRequest("media.m3u8 is not a media playlist")) {
+            try origin.put(.mediaPlaylist, bytes: Array("hello".utf8), now: 0)
+        }
+        _ = try origin.put(.segment(0, .fmp4), bytes: Array(repeating: 1, count: 6), now: 0)
+        #expect(throws: IngestAssembler.Refusal.self) {
+            try origin.put(.segment(1, .fmp4), bytes: Array(repeating: 1, count: 6), now: 0)
+        }
+        // Replacing a file counts its new size only.
+        _ = try origin.put(.segment(0, .fmp4), bytes: Array(repeating: 1, count: 9), now: 0)
+        #expect(origin.heldBytes == 9)
+        origin.delete(.segment(0, .fmp4))
+        #expect(origin.heldBytes == 0)
+    }
+
+    @Test func theMultivariantPlaylistDescribesTheStream() throws {
+        var origin = IngestAssembler(channel: "demo")
+        let pushed = """
+            #EXTM3U
+            #EXT-X-VERSION:7
+            #EXT-X-STREAM-INF:BANDWIDTH=2400000,AVERAGE-BANDWIDTH=2100000,CODECS="avc1.64001f,mp4a.40.2",RESOLUTION=1280x720,FRAME-RATE=30.000
+            media.m3u8
+
+            """
+        _ = try origin.put(.multivariantPlaylist, bytes: Array(pushed.utf8), now: 0)
+        var publisher = Publisher()
+        try publisher.initSegment(into: &origin)
+        _ = try publisher.segment(into: &origin)
+        #expect(
+            MultivariantPlaylist(renditions: [origin.timeline!]).render().contains(
+                "CODECS=\"avc1.64001f,mp4a.40.2\",RESOLUTION=1280x720,FRAME-RATE=30.000"))
+        // A publisher that says nothing of its codecs gets a variant without them.
+        let bare = IngestAssembler(channel: "bare")
+        #expect(bare.timeline == nil)
+        let variant = MultivariantPlaylist.Variant(
+            uri: "media.m3u8", bandwidth: 1000, averageBandwidth: 900, codecs: [], width: 0, height: 0, frameRate: 0)
+        #expect(
+            MultivariantPlaylist(version: 6, variants: [variant]).render()
+                == "#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-STREAM-INF:BANDWIDTH=1000,AVERAGE-BANDWIDTH=900\nmedia.m3u8\n"
+        )
+    }
+}
