@@ -5,19 +5,32 @@ import HummingbirdHTTP2
 public import Logging
 
 /// The built-in HTTP server: playlists and segments from memory, the watch, embed and index
-/// pages, and the channel API.
+/// pages, and the channel API; as an origin, the ingest its publishers push to.
 public enum HTTPServer {
+    /// What an origin adds: where pushed channels are built, and who may push.
+    public struct Ingest: Sendable {
+        public var channels: OriginChannels
+        public var tokens: IngestTokens
+
+        public init(channels: OriginChannels, tokens: IngestTokens) {
+            self.channels = channels
+            self.tokens = tokens
+        }
+    }
+
     /// The Hummingbird application, ready to run as a Service; `onListening` runs once it accepts
     /// connections.
     public static func application(
         registry: ChannelRegistry, viewers: ViewerRegistry,
-        metrics: MetricsEndpoint? = nil, configuration: ServerConfiguration, logger: Logger,
+        metrics: MetricsEndpoint? = nil, configuration: ServerConfiguration, ingest: Ingest? = nil, logger: Logger,
         onListening: @escaping @Sendable () async -> Void = {}
     ) throws -> some ApplicationProtocol {
         let router = Router(context: ServerContext.self)
         router.add(
             middleware: RequestGate(
-                allowOrigin: configuration.allowOrigin, metrics: metrics.map { _ in RequestMetrics() }))
+                allowOrigin: configuration.allowOrigin, metrics: metrics.map { _ in RequestMetrics() },
+                acceptsIngest: ingest != nil))
+        if let ingest { IngestRoutes(channels: ingest.channels, tokens: ingest.tokens).register(on: router) }
         if let metrics {
             router.get("/metrics") { _, _ in
                 metrics.refresh()

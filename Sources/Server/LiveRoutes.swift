@@ -3,7 +3,7 @@ public import HLS
 import Hummingbird
 import Media
 
-/// `/live/<channel>/<file>`: playlists (never cached stale, gzip'd when the client accepts it)
+/// `/live/<channel>/<file>`: playlists (cacheable for a second, gzip'd when the client accepts it)
 /// and segments (immutable once listed). Playlist requests count viewers.
 struct LiveRoutes {
     let registry: ChannelRegistry
@@ -51,7 +51,7 @@ struct LiveRoutes {
         }
         var headers: HTTPFields = [
             .contentType: file.contentType,
-            .cacheControl: file.immutable ? "public, max-age=31536000, immutable" : "no-cache",
+            .cacheControl: Self.cacheControl(for: file, blocking: live.msn != nil, holdSeconds: channel.viewerWindow),
             .accessControlAllowOrigin: allowOrigin,
         ]
         let gzip = !file.immutable && Self.acceptsGzip(request.headers[.acceptEncoding])
@@ -79,6 +79,18 @@ struct LiveRoutes {
             case .timedOut(let reason): throw HTTPError(.serviceUnavailable, message: reason)
             }
         }
+    }
+
+    /// What an edge cache in front of this server may do with a response (DESIGN 11). Media never
+    /// changes once listed: a year, immutable. A playlist changes each part or segment: one second,
+    /// the least `max-age` can say, and never `no-cache` (Varnish answers that with uncacheable
+    /// hit-for-miss objects, so requests stop collapsing). A blocking reload's answer is right for
+    /// as long as its URI (`_HLS_msn`, `_HLS_part`) can be asked for: kept as long as a request
+    /// may be held.
+    static func cacheControl(for file: LiveFile, blocking: Bool, holdSeconds: Double) -> String {
+        if file.immutable { return "public, max-age=31536000, immutable" }
+        if blocking { return "public, max-age=\(max(1, Int(holdSeconds)))" }
+        return "public, max-age=1"
     }
 
     /// True when an Accept-Encoding value lists gzip with a non-zero quality.

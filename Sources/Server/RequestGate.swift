@@ -15,6 +15,8 @@ struct RequestGate<Context: RequestContext>: RouterMiddleware {
 
     let allowOrigin: String
     let metrics: RequestMetrics?
+    /// An origin also takes PUT and DELETE under `/ingest/`.
+    var acceptsIngest = false
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
@@ -43,10 +45,12 @@ struct RequestGate<Context: RequestContext>: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let isControl = request.uri.path.hasPrefix("/api/channels/")
-        let allowed = isControl ? "GET, HEAD, OPTIONS, POST" : "GET, HEAD, OPTIONS"
+        let isIngest = acceptsIngest && request.uri.path.hasPrefix("/ingest/")
+        let allowed =
+            isControl ? "GET, HEAD, OPTIONS, POST" : isIngest ? "OPTIONS, PUT, DELETE" : "GET, HEAD, OPTIONS"
         switch request.method {
-        case .get, .head: break
-        case .post where isControl: break
+        case .get where !isIngest, .head where !isIngest, .post where isControl: break
+        case .put where isIngest, .delete where isIngest: break
         case .options:
             return Response(
                 status: .noContent,
@@ -88,6 +92,7 @@ final class RequestMetrics: Sendable {
             return path.hasSuffix(".m3u8") ? "playlist" : "media"
         }
         if path.hasPrefix("/api/") { return "api" }
+        if path.hasPrefix("/ingest/") { return "ingest" }
         if path == "/metrics" { return "metrics" }
         return "page"
     }

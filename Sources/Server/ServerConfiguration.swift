@@ -20,7 +20,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         self.controlToken = controlToken
     }
 
-    var scheme: String { tls == nil ? "http" : "https" }
+    public var scheme: String { tls == nil ? "http" : "https" }
 
     /// The host a person on this machine types into a browser.
     public var displayHost: String {

@@ -10,7 +10,7 @@ struct Onair: AsyncParsableCommand {
             Start a broadcast with `onair publish`, then open the playlist URL it prints in any HLS player \
             (Safari, VLC, ffplay, mpv) or point a web page's <video> element at it.
             """,
-        subcommands: [Publish.self, Devices.self],
+        subcommands: [Publish.self, Serve.self, Devices.self],
         defaultSubcommand: Publish.self)
 
     /// Bad input is one line on stderr and exit status 2, before anything starts.

@@ -212,12 +212,6 @@ struct ServerOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The private key (PEM) of --tls-cert.", valueName: "file"))
     var tlsKey: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "The bearer token of the control API (pause, resume, stop, events). Default: a random one, written to ~/.local/state/onair/<channel>.token.",
-            valueName: "token"))
-    var controlToken: String?
-
     func validate() throws {
         guard (1...65535).contains(port) else {
             throw ValidationError("--port \(port) is out of range: 1 to 65535")
@@ -225,14 +219,31 @@ struct ServerOptions: ParsableArguments {
         guard (tlsCert == nil) == (tlsKey == nil) else {
             throw ValidationError("give --tls-cert and --tls-key together")
         }
-        if let controlToken, controlToken.utf8.count < 16 || controlToken.contains(where: \.isWhitespace) {
-            throw ValidationError("--control-token must be at least 16 characters, without spaces")
-        }
     }
 
     var tls: TLSFiles? {
         guard let tlsCert, let tlsKey else { return nil }
         return TLSFiles(certificate: tlsCert, key: tlsKey)
+    }
+}
+
+/// The control API's token, for a channel this process captures.
+struct ControlOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "The bearer token of the control API (pause, resume, stop, events). Default: a random one, written to ~/.local/state/onair/<channel>.token.",
+            valueName: "token"))
+    var controlToken: String?
+
+    func validate() throws {
+        if let controlToken, !Self.isToken(controlToken) {
+            throw ValidationError("--control-token must be at least 16 characters, without spaces")
+        }
+    }
+
+    /// Long enough not to be guessed, and one word in a header.
+    static func isToken(_ text: String) -> Bool {
+        text.utf8.count >= 16 && !text.contains(where: \.isWhitespace)
     }
 }
 

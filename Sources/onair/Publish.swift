@@ -46,6 +46,9 @@ struct Publish: AsyncParsableCommand {
     @OptionGroup(title: "HTTP server")
     var server: ServerOptions
 
+    @OptionGroup(title: "HTTP server")
+    var control: ControlOptions
+
     @OptionGroup(title: "Publishing to servers, S3 and RTMP services")
     var push: PushOptions
 
@@ -107,7 +110,7 @@ struct Publish: AsyncParsableCommand {
         config.reconnectTimeout = sources.reconnectTimeout.seconds
         config.server = ServerConfiguration(
             host: server.host, port: server.port, allowOrigin: server.allowOrigin, tls: server.tls,
-            controlToken: server.controlToken ?? "")
+            controlToken: control.controlToken ?? "")
         return config
     }
 

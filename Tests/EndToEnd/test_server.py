@@ -27,8 +27,8 @@ def live(tmp_path_factory):
 
 
 @pytest.mark.parametrize("name, content_type, cache", [
-    ("index.m3u8", "application/vnd.apple.mpegurl", "no-cache"),
-    ("media.m3u8", "application/vnd.apple.mpegurl", "no-cache"),
+    ("index.m3u8", "application/vnd.apple.mpegurl", "public, max-age=1"),
+    ("media.m3u8", "application/vnd.apple.mpegurl", "public, max-age=1"),
     ("init.mp4", "video/mp4", "public, max-age=31536000, immutable"),
     ("seg0.m4s", "video/mp4", "public, max-age=31536000, immutable"),
 ])

@@ -78,6 +78,9 @@ public struct LiveRequest: Sendable, Equatable {
         return number
     }
 
+    /// A channel name: letters, digits, `-` and `_`, 1 to 64 bytes (safe in a path and a folder name).
+    public static func isChannelName(_ text: String) -> Bool { isToken(text, limit: 64, dots: false) }
+
     /// Letters, digits, `-`, `_` (and `.` when `dots`), 1 to `limit` bytes.
     static func isToken(_ text: String, limit: Int, dots: Bool) -> Bool {
         (1...limit).contains(text.utf8.count)

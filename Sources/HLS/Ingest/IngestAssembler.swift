@@ -52,7 +52,7 @@ public struct IngestAssembler: Sendable {
     public private(set) var timeline: Timeline?
     /// Pushed media files not yet taken into the timeline, by name.
     private(set) var files: [String: [UInt8]] = [:]
-    private(set) var heldBytes = 0
+    public private(set) var heldBytes = 0
     var cursor: Cursor?
     /// What the publisher's multivariant playlist says of its stream.
     private(set) var variant: MultivariantPlaylist.Variant?

@@ -1,0 +1,94 @@
+public import Logging
+import Metrics
+import Media
+public import Prometheus
+public import Server
+import ServiceLifecycle
+
+/// `onair serve`: the HTTP server alone, as a Low-Latency HLS origin for publishers elsewhere.
+/// Channels appear when their publishers push and end when they stop (or go silent); edge caches
+/// in front of it carry the viewers.
+public struct OriginServer {
+    public struct Configuration: Sendable {
+        public var server: ServerConfiguration
+        public var tokens: IngestTokens
+        public var channels: OriginChannels.Settings
+
+        public init(server: ServerConfiguration, tokens: IngestTokens, channels: OriginChannels.Settings) {
+            self.server = server
+            self.tokens = tokens
+            self.channels = channels
+        }
+    }
+
+    let configuration: Configuration
+    let logger: Logger
+    let metrics: PrometheusCollectorRegistry?
+
+    public init(configuration: Configuration, logger: Logger, metrics: PrometheusCollectorRegistry?) {
+        self.configuration = configuration
+        self.logger = logger
+        self.metrics = metrics
+    }
+
+    public func run() async throws {
+        let registry = ChannelRegistry()
+        let viewers = ViewerRegistry()
+        let logger = logger
+        let channels = OriginChannels(settings: configuration.channels, registry: registry) { change in
+            switch change {
+            case .live(let name): logger.notice("channel \(name) is live: its publisher is pushing")
+            case .ended(let name, let silence):
+                logger.notice("channel \(name) ended: no push for \(Int(silence)) s")
+            case .removed(let name): logger.info("channel \(name) removed after it ended")
+            }
+        }
+        let metricsEndpoint = metrics.map { registry in
+            let gauges = OriginMetrics(channels: channels)
+            return MetricsEndpoint(registry: registry, refresh: gauges.refresh)
+        }
+        var serverLogger = logger
+        if serverLogger.logLevel == .info { serverLogger.logLevel = .notice }
+        let server = configuration.server
+        let application = try HTTPServer.application(
+            registry: registry, viewers: viewers, metrics: metricsEndpoint, configuration: server,
+            ingest: .init(channels: channels, tokens: configuration.tokens), logger: serverLogger
+        ) {
+            let base = "\(server.scheme)://\(server.displayHost):\(server.port)"
+            logger.notice(
+                "serving: publishers push to \(base)/ingest/<channel>/ (Authorization: Bearer <ingest token>), viewers watch at \(base)/"
+            )
+        }
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: application), .init(service: Sweeper(channels: channels))],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: Logger(label: "onair.services", factory: { _ in SwiftLogNoOpLogHandler() })))
+        try await group.run()
+    }
+
+    /// Ends silent channels and removes old ones, once a second.
+    struct Sweeper: Service {
+        let channels: OriginChannels
+
+        func run() async throws {
+            while !Task.isCancelled, !Task.isShuttingDownGracefully {
+                try? await Task.sleep(for: .seconds(1))
+                channels.sweep(now: Double(MediaClock.monotonicNanoseconds()) / 1e9)
+            }
+        }
+    }
+}
+
+/// The origin's own gauges: channels hosted and bytes waiting for a playlist.
+struct OriginMetrics: Sendable {
+    let channels: OriginChannels
+    let hosted = Gauge(label: "onair_origin_channels")
+    let held = Gauge(label: "onair_origin_held_bytes")
+
+    func refresh() {
+        let counts = channels.counts
+        hosted.record(counts.channels)
+        held.record(counts.heldBytes)
+    }
+}

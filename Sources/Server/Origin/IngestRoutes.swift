@@ -1,0 +1,66 @@
+import Foundation
+import HLS
+import Hummingbird
+import Media
+
+/// `PUT` and `DELETE` under `/ingest/<channel>/<file>`: how publishers push a channel into an origin,
+/// the HTTP ingest `onair publish --push` and ffmpeg's `-method PUT` speak. A wrong or missing
+/// bearer token is 401; a file name that is not one of a channel's own plain names is 400; bodies
+/// are bounded (413), and so is what a channel may hold (507).
+struct IngestRoutes {
+    /// The largest media file taken: a segment of 10 s at 20 Mb/s, with room to spare.
+    static let mediaLimit = 32 << 20
+    /// The largest playlist taken.
+    static let playlistLimit = 1 << 20
+
+    let channels: OriginChannels
+    let tokens: IngestTokens
+
+    func register(on router: Router<ServerContext>) {
+        router.put("/ingest/:channel/:file") { request, context in
+            var request = request
+            let (channel, file) = try target(request, context: context)
+            let limit = file.isPlaylist ? Self.playlistLimit : Self.mediaLimit
+            let body = try await request.collectBody(upTo: limit)
+            let wall = Int64(Date().timeIntervalSince1970 * 1000)
+            do throws(IngestAssembler.Refusal) {
+                try channels.put(
+                    channel: channel, file: file, bytes: Array(buffer: body), now: Self.now, wallMilliseconds: wall)
+            } catch {
+                switch error {
+                case .badRequest(let reason): throw HTTPError(.badRequest, message: reason)
+                case .conflict(let reason): throw HTTPError(.conflict, message: reason)
+                case .full(let reason):
+                    throw HTTPError(.init(code: 507, reasonPhrase: "Insufficient Storage"), message: reason)
+                }
+            }
+            return Response(status: .created, headers: [.contentLength: "0"])
+        }
+        router.delete("/ingest/:channel/:file") { request, context in
+            let (channel, file) = try target(request, context: context)
+            channels.delete(channel: channel, file: file, now: Self.now)
+            return Response(status: .noContent)
+        }
+    }
+
+    static var now: Double { Double(MediaClock.monotonicNanoseconds()) / 1e9 }
+
+    /// The channel and file a request names, once its token is checked.
+    private func target(_ request: Request, context: ServerContext) throws -> (String, MediaFileName) {
+        let channel = try context.parameters.require("channel")
+        let text = try context.parameters.require("file")
+        guard tokens.allows(channel: channel, authorization: request.headers[.authorization]) else {
+            throw HTTPError(
+                .unauthorized, headers: [.wwwAuthenticate: "Bearer"],
+                message: "Pushing to channel \(channel) needs its ingest token: Authorization: Bearer <token>.")
+        }
+        guard LiveRequest.isChannelName(channel), let file = MediaFileName(text) else {
+            throw HTTPError(
+                .badRequest,
+                message:
+                    "\(text) is not a file name of this server (index.m3u8, media.m3u8, init.mp4, segN.m4s, partN.I.m4s, segN.ts)."
+            )
+        }
+        return (channel, file)
+    }
+}

@@ -1,0 +1,123 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Media
+import Metrics
+import Prometheus
+import Publisher
+import Server
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the HTTP server alone: a Low-Latency HLS origin that publishers elsewhere push to.",
+        discussion: """
+            Publishers push a channel with PUT under http://HOST:PORT/ingest/<channel>/ and a bearer \
+            token; viewers (or edge caches in front of this server) get it at \
+            http://HOST:PORT/live/<channel>/index.m3u8, with the watch and embed pages, /api/channels \
+            and /metrics, as from onair publish. A channel appears when its publisher starts pushing \
+            and is shown as ended when it stops, or goes silent for --publisher-timeout.
+
+            Examples:
+              ONAIR_INGEST_TOKEN=… onair serve --port 8080
+              onair publish --channel demo --low-latency --no-serve \\
+                --push http://origin:8080/ingest/demo/ --push-header "Authorization: Bearer $ONAIR_INGEST_TOKEN"
+              ffmpeg … -f hls -hls_segment_type fmp4 -hls_fmp4_init_filename init.mp4 \\
+                -hls_segment_filename http://origin:8080/ingest/demo/seg%d.m4s -method PUT \\
+                -headers "Authorization: Bearer $ONAIR_INGEST_TOKEN" http://origin:8080/ingest/demo/media.m3u8
+            """)
+
+    @OptionGroup(title: "HTTP server")
+    var server: ServerOptions
+
+    @Option(
+        help: ArgumentHelp(
+            "The bearer token publishers push with, for every channel (at least 16 characters). Default: $ONAIR_INGEST_TOKEN.",
+            valueName: "token"))
+    var ingestToken: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A file of 'CHANNEL TOKEN' lines: each channel's own ingest token.", valueName: "file"))
+    var ingestTokens: String?
+
+    @Option(help: ArgumentHelp("Segments listed in each channel's live playlist, at least 3.", valueName: "n"))
+    var playlistSize = 6
+
+    @Option(
+        help: ArgumentHelp(
+            "How long a publisher may be silent before its channel is ended for viewers.", valueName: "time"))
+    var publisherTimeout = DurationValue(seconds: 10)
+
+    @Option(help: ArgumentHelp("How much to log.", valueName: "level"))
+    var logLevel: Logger.Level = .info
+
+    @Option(help: ArgumentHelp("How log lines look: text, or json (one object a line).", valueName: "format"))
+    var logFormat = LogFormat.text
+
+    func validate() throws {
+        guard playlistSize >= 3, playlistSize <= 1000 else {
+            throw ValidationError("--playlist-size \(playlistSize) is out of range: 3 to 1000")
+        }
+        guard publisherTimeout.seconds >= 1, publisherTimeout.seconds <= 3600 else {
+            throw ValidationError("--publisher-timeout must be 1 s to 1 h")
+        }
+        if let ingestToken, !ControlOptions.isToken(ingestToken) {
+            throw ValidationError("--ingest-token must be at least 16 characters, without spaces")
+        }
+    }
+
+    /// The tokens from the options, the environment and the tokens file; a refusal names what to fix.
+    func tokens(environment: [String: String]) throws -> IngestTokens {
+        var tokens = IngestTokens(
+            everyChannel: ingestToken ?? environment["ONAIR_INGEST_TOKEN"].flatMap { $0.isEmpty ? nil : $0 })
+        if ingestToken == nil, let common = tokens.everyChannel, !ControlOptions.isToken(common) {
+            throw UsageError(message: "ONAIR_INGEST_TOKEN must be at least 16 characters, without spaces")
+        }
+        if let path = ingestTokens {
+            guard let data = FileManager.default.contents(atPath: path), data.count <= 1 << 20,
+                let text = String(data: data, encoding: .utf8)
+            else {
+                throw UsageError(message: "--ingest-tokens \(path) cannot be read as a text file of up to 1 MiB")
+            }
+            do throws(IngestTokens.Problem) {
+                tokens.byChannel = try IngestTokens.parse(file: text, isChannelName: Publish.isChannelName)
+            } catch {
+                throw UsageError(message: "--ingest-tokens \(path), line \(error.line): \(error.reason)")
+            }
+        }
+        guard !tokens.isEmpty else {
+            throw UsageError(
+                message: "onair serve needs an ingest token: --ingest-token, ONAIR_INGEST_TOKEN or --ingest-tokens FILE"
+            )
+        }
+        return tokens
+    }
+
+    func run() async throws {
+        OpenFileLimit.raise()
+        let tokens = try tokens(environment: ProcessInfo.processInfo.environment)
+        if let problem = PortCheck.problem(host: server.host, port: server.port) {
+            throw UsageError(
+                message:
+                    "port \(server.port) on \(server.host) is not available (\(problem)); choose another with --port")
+        }
+        do throws(TLSProblem) {
+            try server.tls?.check()
+        } catch {
+            throw UsageError(message: error.message)
+        }
+        LoggingSystem.bootstrap { [logFormat, logLevel] _ in ConsoleLogHandler(format: logFormat, logLevel: logLevel) }
+        let registry = PrometheusCollectorRegistry()
+        var metricsFactory = PrometheusMetricsFactory(registry: registry)
+        metricsFactory.nameAndLabelSanitizer = MetricsEndpoint.sanitize
+        MetricsSystem.bootstrap(metricsFactory)
+        let origin = OriginServer(
+            configuration: .init(
+                server: ServerConfiguration(
+                    host: server.host, port: server.port, allowOrigin: server.allowOrigin, tls: server.tls),
+                tokens: tokens,
+                channels: .init(playlistSize: playlistSize, publisherTimeout: publisherTimeout.seconds)),
+            logger: Logger(label: "onair"), metrics: registry)
+        try await origin.run()
+    }
+}
