@@ -19,6 +19,7 @@ packages=(
     procps time bc fonts-dejavu-core                           # benchmarks: CPU, peak memory, the peer's font
     nginx wrk                                                  # the serving benchmark: the peer server, the load
     libnginx-mod-rtmp python3-venv                             # push tests: an RTMP ingest; a venv for SeaweedFS
+    varnish                                                    # an edge cache in front of onair serve
 )
 
 missing=()

@@ -9,7 +9,7 @@ extension Timeline {
         let lowLatency = configuration.partDuration.map { partTarget in
             MediaPlaylist.LowLatency(
                 partTarget: partTarget, openParts: openParts.map(\.listed),
-                preloadHint: MediaFileName.part(nextSequence, openParts.count, configuration.format).description,
+                preloadHint: nextPart.description,
                 canSkipUntil: 6 * target, openDiscontinuity: nextIsDiscontinuity,
                 openMap: initSegmentName?.description)
         }

@@ -206,6 +206,17 @@ public struct Timeline: Sendable {
         return segment.parts[index]
     }
 
+    /// The part that comes next (EXT-X-PRELOAD-HINT): the first of the next segment once the open
+    /// parts fill a segment (its last part is in; the segment is listed next), else the next of this one.
+    public var nextPart: MediaFileName {
+        let filled = openParts.reduce(0) { $0 + $1.duration }
+        if let part = configuration.partDuration, !openParts.isEmpty, filled >= configuration.segmentDuration - part / 2
+        {
+            return .part(nextSequence + 1, 0, configuration.format)
+        }
+        return .part(nextSequence, openParts.count, configuration.format)
+    }
+
     /// True once segment `msn` (or its part `part`) is in the playlist, or the stream has ended.
     public func lists(msn: Int, part: Int?) -> Bool {
         if ended || msn < nextSequence { return true }

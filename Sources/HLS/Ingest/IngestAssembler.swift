@@ -160,6 +160,11 @@ public struct IngestAssembler: Sendable {
                 "channel \(channel) is live with other settings (container, target duration or parts); stop its publisher first"
             )
         }
+        // The publisher's segment length (EXT-X-TARGETDURATION rounds it up): the longest it lists,
+        // which tells when the open parts fill a segment.
+        if let longest = playlist.segments.map(\.duration).max(), Int(longest.rounded(.up)) == playlist.targetDuration {
+            timeline.configuration.segmentDuration = longest
+        }
         var publications: [Publication] = []
         defer { self.timeline = timeline }
         let open = playlist.lowLatency?.openParts ?? []
@@ -190,7 +195,12 @@ public struct IngestAssembler: Sendable {
         }
         segments: while cursor.next < openSequence {
             let segment = playlist.segments[cursor.next - playlist.mediaSequence]
-            let programDateTime = segment.programDateTime > 0 ? segment.programDateTime : now
+            // A publisher that does not stamp its segments (ffmpeg by default): they follow each other.
+            let following = timeline.nextIsDiscontinuity ? nil : timeline.segments.last
+            let programDateTime =
+                segment.programDateTime > 0
+                ? segment.programDateTime
+                : following.map { $0.programDateTime + Int64(($0.duration * 1000).rounded()) } ?? now
             if segment.gap {
                 publications.append(timeline.closeGap(duration: segment.duration, programDateTime: programDateTime))
             } else if timeline.isLowLatency, !segment.parts.isEmpty || cursor.partsTaken > 0 {

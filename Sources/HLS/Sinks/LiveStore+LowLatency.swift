@@ -85,7 +85,7 @@ extension LiveStore {
             return nil
         }
         let isNext = state.withLock { state in
-            state.timeline.nextSequence == msn && state.timeline.openParts.count == index && !state.timeline.ended
+            state.timeline.nextPart == .part(msn, index, state.timeline.configuration.format) && !state.timeline.ended
         }
         guard isNext, await waitUntilListed(msn: msn, part: index, timeout: timeout) else { return nil }
         return file(named: name)

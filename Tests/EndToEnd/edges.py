@@ -1,0 +1,203 @@
+"""`onair serve` and the edge caches shipped in deploy/ (nginx, Varnish), started by the tests on
+loopback ports, and simulated Low-Latency HLS viewers to put in front of them."""
+
+import http.client
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from destinations import port_open
+from harness import BINARY, environment, fetch, free_port, wait_until
+from hls_rules import MediaPlaylist, parse_parts
+
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+TOKEN = "test-ingest-token-0123456789"
+
+
+class Origin:
+    """One `onair serve` process on a free port, pushed to with TOKEN."""
+
+    def __init__(self, *arguments, port=None, env=None):
+        self.port = port or free_port()
+        self.log = tempfile.NamedTemporaryFile(prefix="onair-serve-", suffix=".log", delete=False)
+        self.arguments = arguments
+        self.env = env
+        self.start()
+
+    def start(self):
+        self.process = subprocess.Popen(
+            [BINARY, "serve", "--host", "127.0.0.1", "--port", str(self.port), *self.arguments],
+            stdout=self.log, stderr=subprocess.STDOUT,
+            env={**environment(), "ONAIR_INGEST_TOKEN": TOKEN, **(self.env or {})})
+        wait_until(lambda: port_open(self.port), 20, what="onair serve to listen")
+
+    @property
+    def base(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def ingest(self, channel="demo"):
+        return f"{self.base}/ingest/{channel}/"
+
+    def push_arguments(self, channel="demo"):
+        return ("--push", self.ingest(channel), "--push-header", f"Authorization: Bearer {TOKEN}")
+
+    def output(self):
+        return Path(self.log.name).read_text()
+
+    def requests(self):
+        """Requests for /live/ the origin has answered: playlists and media, from its /metrics."""
+        text = fetch(f"{self.base}/metrics").text
+        return sum(float(value) for value in re.findall(
+            r'^onair_http_requests_total\{[^}]*route="(?:playlist|media)"[^}]*\} (\S+)$', text, re.MULTILINE))
+
+    def stop(self, sig=signal.SIGINT):
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+class NginxEdge:
+    """deploy/nginx-edge.conf as shipped, in an nginx of its own: the origin's address, the port and
+    the cache folder are the only things changed."""
+
+    def __init__(self, folder, origin_port):
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        edge = (DEPLOY / "nginx-edge.conf").read_text()
+        edge = edge.replace("/var/cache/nginx/onair", str(self.folder / "cache"))
+        edge = edge.replace("server 127.0.0.1:8080;", f"server 127.0.0.1:{origin_port};")
+        edge = edge.replace("listen 80;", f"listen 127.0.0.1:{self.port};")
+        assert str(origin_port) in edge and str(self.port) in edge, "the shipped file's placeholders changed"
+        user = "user root;" if os.getuid() == 0 else ""
+        temp = "\n".join(f"    {kind}_temp_path {self.folder}/{kind};"
+                         for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        (self.folder / "nginx.conf").write_text(f"""daemon off;
+{user}
+worker_processes 1;
+pid {self.folder}/nginx.pid;
+error_log {self.folder}/error.log warn;
+events {{ worker_connections 4096; }}
+http {{
+    access_log {self.folder}/access.log;
+{temp}
+{edge}
+}}
+""")
+        self.process = subprocess.Popen(["nginx", "-c", str(self.folder / "nginx.conf"), "-p", str(self.folder)],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True)
+        wait_until(lambda: port_open(self.port), 10, what="the nginx edge to listen")
+
+    @property
+    def base(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self):
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait(timeout=10)
+
+
+class VarnishEdge:
+    """deploy/varnish-edge.vcl as shipped, in a varnishd of its own (`-F`, a work folder of its own):
+    only the origin's port is changed."""
+
+    def __init__(self, folder, origin_port):
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        os.chmod(self.folder, 0o755)
+        self.port = free_port()
+        vcl = (DEPLOY / "varnish-edge.vcl").read_text()
+        vcl = vcl.replace('.port = "8080";', f'.port = "{origin_port}";')
+        assert str(origin_port) in vcl, "the shipped file's placeholder changed"
+        (self.folder / "edge.vcl").write_text(vcl)
+        os.chmod(self.folder / "edge.vcl", 0o644)
+        workdir = self.folder / "work"
+        self.process = subprocess.Popen(
+            ["varnishd", "-F", "-n", str(workdir), "-a", f"127.0.0.1:{self.port}", "-f", str(self.folder / "edge.vcl"),
+             "-s", "malloc,128m", "-T", "none",
+             # Test folders are 0700: everything runs as the test's user, with no privilege separation.
+             "-j", "none"],
+            stdout=open(self.folder / "varnishd.log", "w"), stderr=subprocess.STDOUT, start_new_session=True)
+        wait_until(lambda: port_open(self.port), 30, what="the Varnish edge to listen")
+
+    @property
+    def base(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self):
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+
+
+def next_part(text):
+    """(_HLS_msn, _HLS_part) of the part after the newest listed one."""
+    playlist = MediaPlaylist(text)
+    parts, _ = parse_parts(text)
+    open_sequence = playlist.sequence + len(playlist.segments)
+    return open_sequence, sum(1 for sequence, _, _ in parts if sequence == open_sequence)
+
+
+class Viewers:
+    """`count` simulated Low-Latency HLS players on one edge, each on a keep-alive connection of its
+    own, as a player requests: the playlist once, then for each part in turn the hinted part
+    (EXT-X-PRELOAD-HINT) and the blocking reload that lists it. Records every distinct URI asked for, and the errors."""
+
+    def __init__(self, port, count, channel="demo"):
+        self.port = port
+        self.channel = channel
+        self.uris = set()
+        self.requests = 0
+        self.errors = []
+        self.lock = threading.Lock()
+        self.stopping = threading.Event()
+        self.threads = [threading.Thread(target=self.view, daemon=True) for _ in range(count)]
+        for thread in self.threads:
+            thread.start()
+
+    def get(self, connection, path):
+        uri = f"/live/{self.channel}/{path}"
+        connection.request("GET", uri)
+        response = connection.getresponse()
+        body = response.read()
+        with self.lock:
+            self.uris.add(uri)
+            self.requests += 1
+            if response.status != 200:
+                self.errors.append((uri, response.status))
+        return response.status, body
+
+    def view(self):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=20)
+        try:
+            status, body = self.get(connection, "media.m3u8")
+            while not self.stopping.is_set() and status == 200:
+                text = body.decode()
+                msn, part = next_part(text)
+                self.get(connection, parse_parts(text)[1]["URI"].strip('"'))
+                status, body = self.get(connection, f"media.m3u8?_HLS_msn={msn}&_HLS_part={part}")
+        except (OSError, http.client.HTTPException) as error:
+            with self.lock:
+                self.errors.append(("connection", repr(error)))
+        finally:
+            connection.close()
+
+    def stop(self):
+        self.stopping.set()
+        for thread in self.threads:
+            thread.join(timeout=20)

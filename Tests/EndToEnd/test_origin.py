@@ -1,0 +1,254 @@
+"""`onair serve` as a Low-Latency HLS origin: publishers push into it (onair, and ffmpeg as a
+third party), viewers get it directly and through the edge caches shipped in deploy/ (nginx and
+Varnish, real ones), and the faults: a publisher that dies or comes back, an origin that restarts."""
+
+import subprocess
+import time
+
+import pytest
+
+from edges import TOKEN, NginxEdge, Origin, VarnishEdge, Viewers, next_part
+from harness import Publisher, fetch, ffprobe, run_onair, wait_until
+from hls_rules import MediaPlaylist, check_low_latency, check_media_playlist
+
+LIVE = ("--low-latency", "--part-duration", "0.2", "--size", "640x360", "--no-serve")
+
+
+def listed(base, channel="demo", count=1):
+    response = fetch(f"{base}/live/{channel}/media.m3u8")
+    return response is not None and response.status == 200 and response.text.count("#EXTINF") >= count
+
+
+@pytest.fixture(scope="module")
+def chain(tmp_path_factory):
+    """A publisher pushing Low-Latency HLS into an origin, with an nginx and a Varnish edge in front."""
+    origin = Origin()
+    publisher = Publisher(*LIVE, *origin.push_arguments())
+    folder = tmp_path_factory.mktemp("edges")
+    edges = {"nginx": NginxEdge(folder / "nginx", origin.port), "varnish": VarnishEdge(folder / "varnish", origin.port)}
+    wait_until(lambda: listed(origin.base, count=2), 30, what="two segments at the origin")
+    yield origin, edges
+    for edge in edges.values():
+        edge.stop()
+    publisher.kill()
+    origin.stop()
+
+
+def base_of(chain, where):
+    origin, edges = chain
+    return origin.base if where == "origin" else edges[where].base
+
+
+@pytest.mark.parametrize("where", ["origin", "nginx", "varnish"])
+def test_every_playlist_seen_over_blocking_reloads_obeys_the_rules(chain, where):
+    base = f"{base_of(chain, where)}/live/demo/"
+    text = fetch(base + "media.m3u8").text
+    seen = []
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        msn, part = next_part(text)
+        response = fetch(f"{base}media.m3u8?_HLS_msn={msn}&_HLS_part={part}")
+        assert response.status == 200, response.text
+        text = response.text
+        parts, hint = check_low_latency(text)
+        check_media_playlist(MediaPlaylist(text), "fmp4", window=6)
+        assert (msn, part) in {(sequence, index) for sequence, index, _ in parts} or next_part(text)[0] > msn
+        # The hinted part, as a player fetches it, is a fragment.
+        assert fetch(base + hint["URI"].strip('"')).body[4:8] == b"moof"
+        seen.append((msn, part))
+    assert len(seen) >= 12, f"every part in turn, about five a second: {seen}"
+    playlist = MediaPlaylist(text)
+    segment = fetch(base + playlist.segments[-1]["uri"])
+    assert segment.status == 200 and segment.body[4:8] == b"moof"
+    probe = ffprobe(base + "index.m3u8")
+    assert {stream["codec_name"] for stream in probe["streams"]} == {"h264", "aac"}
+
+
+def test_the_origin_tells_caches_what_they_may_keep(chain):
+    origin, _ = chain
+    base = f"{origin.base}/live/demo/"
+    text = fetch(base + "media.m3u8").text
+    msn, part = next_part(text)
+    expected = {
+        "index.m3u8": "public, max-age=1",
+        "media.m3u8": "public, max-age=1",
+        f"media.m3u8?_HLS_msn={msn}&_HLS_part={part}": "public, max-age=6",
+        "init.mp4": "public, max-age=31536000, immutable",
+        MediaPlaylist(text).segments[-1]["uri"]: "public, max-age=31536000, immutable",
+    }
+    for name, cache_control in expected.items():
+        response = fetch(base + name)
+        assert response.status == 200 and response.headers["cache-control"] == cache_control, name
+
+
+@pytest.mark.parametrize("where", ["nginx", "varnish"])
+def test_viewers_on_an_edge_cost_the_origin_one_request_per_object(chain, where):
+    origin, edges = chain
+    before = origin.requests()
+    viewers = Viewers(edges[where].port, 30)
+    time.sleep(6)  # the load runs for a while; what is measured is counted, not timed
+    viewers.stop()
+    requests = origin.requests() - before
+    assert viewers.errors == []
+    assert viewers.requests >= 30 * 2 * 10, "every viewer followed the parts"
+    # Each distinct URI the viewers asked for reached the origin once (a little more: a plain
+    # playlist expires after its second and is fetched again).
+    print(f"{where}: {viewers.requests} viewer requests for {len(viewers.uris)} objects, {requests:.0f} at the origin")
+    assert requests <= 1.1 * len(viewers.uris), (requests, len(viewers.uris), viewers.requests)
+
+
+def test_the_watch_page_plays_through_an_edge(chain):
+    from browser import player_status, save_screenshot, start_chromium
+
+    _, edges = chain
+    driver = start_chromium()
+    try:
+        driver.get(f"{edges['varnish'].base}/watch/demo?engine=mse")
+        wait_until(lambda: (player_status(driver)["time"] or 0) > 2, 30, interval=0.2, what="playback through Varnish")
+        wait_until(lambda: 0 < (player_status(driver)["latency"] or 99) < 3, 15, interval=0.2,
+                   what="a low latency through the edge")
+        assert player_status(driver)["width"] == 640
+        save_screenshot(driver, "origin-varnish-watch.png")
+    finally:
+        driver.quit()
+
+
+def test_ffmpeg_publishes_into_the_origin(tmp_path):
+    origin = Origin()
+    ingest = origin.ingest("third")
+    ffmpeg = subprocess.Popen(
+        ["ffmpeg", "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25",
+         "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "8",
+         "-c:v", "libx264", "-preset", "veryfast", "-g", "25", "-keyint_min", "25", "-sc_threshold", "0",
+         "-c:a", "aac", "-f", "hls", "-hls_time", "1", "-hls_list_size", "6", "-hls_flags", "delete_segments",
+         "-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4",
+         "-hls_segment_filename", f"{ingest}seg%d.m4s", "-method", "PUT",
+         "-headers", f"Authorization: Bearer {TOKEN}\r\n", f"{ingest}media.m3u8"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        wait_until(lambda: listed(origin.base, "third", 3), 30, what="ffmpeg's segments at the origin")
+        playlist = MediaPlaylist(fetch(f"{origin.base}/live/third/media.m3u8").text)
+        check_media_playlist(playlist, "fmp4", window=6)
+        probe = ffprobe(f"{origin.base}/live/third/index.m3u8")
+        assert {stream["codec_name"] for stream in probe["streams"]} == {"h264", "aac"}
+        assert fetch(f"{origin.base}/api/channels").text.count('"name":"third"') == 1
+        assert ffmpeg.wait(timeout=30) == 0, ffmpeg.stderr.read().decode()
+        wait_until(lambda: MediaPlaylist(fetch(f"{origin.base}/live/third/media.m3u8").text).ended, 10,
+                   what="ffmpeg's ENDLIST at the origin")
+    finally:
+        ffmpeg.kill()
+        origin.stop()
+
+
+def test_the_ingest_takes_only_its_publishers_and_its_names():
+    origin = Origin()
+    try:
+        base = origin.ingest()
+        auth = {"Authorization": f"Bearer {TOKEN}"}
+
+        def put(name, body, headers=auth):
+            import urllib.request
+            request = urllib.request.Request(base + name, data=body, headers=headers, method="PUT")
+            try:
+                with urllib.request.urlopen(request, timeout=10) as response:
+                    return response.status, response.read().decode()
+            except urllib.error.HTTPError as error:
+                return error.code, error.read().decode()
+
+        assert put("seg0.m4s", b"x", headers={})[0] == 401
+        assert put("seg0.m4s", b"x", headers={"Authorization": "Bearer wrong-token-0123456789"})[0] == 401
+        status, text = put("evil.sh", b"x")
+        assert status == 400 and "not a file name of this server" in text
+        assert put("..%2Fetc%2Fpasswd", b"x")[0] in (400, 404)
+        status, text = put("media.m3u8", b"#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\nhttp://elsewhere/x.ts\n")
+        assert status == 400 and "which is not a segment or part name" in text
+        assert put("media.m3u8", b"#" * (2 << 20))[0] == 413
+        assert put("seg0.m4s", b"x")[0] == 201
+        assert fetch(f"{origin.base}/live/demo/seg0.m4s").status == 404, "held until a playlist lists it"
+    finally:
+        origin.stop()
+
+
+def test_a_publisher_that_dies_ends_the_channel_and_one_that_comes_back_continues():
+    origin = Origin("--publisher-timeout", "2s")
+    first = Publisher(*LIVE, *origin.push_arguments())
+    try:
+        wait_until(lambda: listed(origin.base, count=2), 30, what="two segments")
+        first.kill()
+        wait_until(lambda: MediaPlaylist(fetch(f"{origin.base}/live/demo/media.m3u8").text).ended, 15,
+                   what="the channel to end at the origin")
+        assert "channel demo ended: no push for" in origin.output()
+        ended = MediaPlaylist(fetch(f"{origin.base}/live/demo/media.m3u8").text)
+        second = Publisher(*LIVE, *origin.push_arguments())
+        try:
+            def continued():
+                playlist = MediaPlaylist(fetch(f"{origin.base}/live/demo/media.m3u8").text)
+                return not playlist.ended and any(s.get("discontinuity") for s in playlist.segments) and playlist
+            playlist = wait_until(continued, 30, what="the channel to continue after a discontinuity")
+            check_media_playlist(playlist, "fmp4", window=6)
+            restart = next(i for i, s in enumerate(playlist.segments) if s.get("discontinuity"))
+            assert playlist.sequence + restart == ended.sequence + len(ended.segments), "numbering goes on"
+        finally:
+            second.kill()
+    finally:
+        first.kill()
+        origin.stop()
+
+
+def test_edges_serve_what_they_have_while_the_origin_restarts(tmp_path):
+    origin = Origin()
+    publisher = Publisher(*LIVE, *origin.push_arguments())
+    edge = VarnishEdge(tmp_path / "varnish", origin.port)
+    try:
+        wait_until(lambda: listed(origin.base, count=2), 30, what="two segments")
+        segment = MediaPlaylist(fetch(f"{edge.base}/live/demo/media.m3u8").text).segments[0]["uri"]
+        cached = fetch(f"{edge.base}/live/demo/{segment}").body
+        origin.stop()
+        response = fetch(f"{edge.base}/live/demo/{segment}")
+        assert response.status == 200 and response.body == cached, "media from the edge's cache"
+        origin.start()
+        # The publisher's next pushes bring the channel back at the origin, and through the edge.
+        wait_until(lambda: listed(edge.base, count=1), 30, what="the channel back through the edge")
+        assert "[push_recovered]" in publisher.output() or "[push_failed]" not in publisher.output()
+    finally:
+        edge.stop()
+        publisher.kill()
+        origin.stop()
+
+
+@pytest.mark.parametrize("arguments, env, message", [
+    ((), {"ONAIR_INGEST_TOKEN": ""}, "onair serve needs an ingest token"),
+    (("--ingest-token", "short"), {}, "--ingest-token must be at least 16 characters"),
+    (("--ingest-tokens", "/nonexistent/tokens"), {}, "--ingest-tokens /nonexistent/tokens cannot be read"),
+    (("--playlist-size", "2"), {}, "--playlist-size 2 is out of range"),
+    (("--publisher-timeout", "0s"), {}, "--publisher-timeout must be 1 s to 1 h"),
+])
+def test_bad_serve_input_is_one_line_and_status_2(arguments, env, message):
+    result = run_onair("serve", "--port", "1", *arguments, env={"ONAIR_INGEST_TOKEN": TOKEN, **env})
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and message in result.stderr, result.stderr
+
+
+def test_a_tokens_file_gives_each_channel_its_own(tmp_path):
+    tokens = tmp_path / "tokens"
+    tokens.write_text("# channel token\nalpha alpha-token-0123456789\nbeta  beta-token-0123456789\n")
+    origin = Origin("--ingest-tokens", str(tokens), env={"ONAIR_INGEST_TOKEN": ""})
+    try:
+        def put(channel, token):
+            import urllib.request
+            request = urllib.request.Request(f"{origin.ingest(channel)}seg0.m4s", data=b"x", method="PUT",
+                                             headers={"Authorization": f"Bearer {token}"})
+            try:
+                with urllib.request.urlopen(request, timeout=10) as response:
+                    return response.status
+            except urllib.error.HTTPError as error:
+                return error.code
+        assert put("alpha", "alpha-token-0123456789") == 201
+        assert put("beta", "alpha-token-0123456789") == 401
+        assert put("beta", "beta-token-0123456789") == 201
+        assert put("gamma", TOKEN) == 401
+    finally:
+        origin.stop()
+    tokens.write_text("alpha\n")
+    result = run_onair("serve", "--ingest-tokens", str(tokens), env={"ONAIR_INGEST_TOKEN": ""})
+    assert result.returncode == 2 and "line 1: expected 'CHANNEL TOKEN'" in result.stderr
