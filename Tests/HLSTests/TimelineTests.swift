@@ -117,4 +117,19 @@ import Testing
         _ = timeline.closeSegment(programDateTime: 0)
         #expect(timeline.variant(uri: "media.m3u8").bandwidth == 2_000_000)
     }
+
+    /// Once its parts fill a segment, the segment is listed next: the hint names the next one's first part.
+    @Test func theHintNamesTheNextSegmentOnceThePartsFillOne() {
+        var timeline = Timeline(configuration: Self.configuration(partDuration: 0.5))
+        #expect(timeline.nextPart == .part(0, 0, .fmp4))
+        for index in 0..<3 {
+            _ = timeline.appendPart([1], duration: 0.5, independent: index == 0)
+            #expect(timeline.nextPart == .part(0, index + 1, .fmp4))
+        }
+        _ = timeline.appendPart([1], duration: 0.5, independent: false)
+        #expect(timeline.nextPart == .part(1, 0, .fmp4))
+        #expect(timeline.mediaPlaylist().lowLatency?.preloadHint == "part1.0.m4s")
+        _ = timeline.closeSegment(programDateTime: 0)
+        #expect(timeline.nextPart == .part(1, 0, .fmp4))
+    }
 }

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Request collapsing through the edges of deploy/: onair serve as the origin, a publisher pushing
+# Low-Latency HLS into it, and simulated LL-HLS viewers (hinted part + blocking reload, in turn) on
+# an nginx edge, then on a Varnish edge, 10 and then N of them. Prints, for each, the requests the
+# viewers made, the distinct objects, the requests that reached the origin (from its /metrics),
+# their ratio per object, and the origin's CPU per second of load.
+# Usage: scripts/bench-edge.sh [seconds per run, default 20] [viewers, default 200]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-20}
+viewers=${2:-200}
+[ -x .build/release/onair ] || ONAIR_BUILD=release scripts/setup.sh >/dev/null
+export ONAIR_BINARY="$PWD/.build/release/onair"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+ulimit -n 65536 2>/dev/null || true
+PYTHONPATH=Tests/EndToEnd python3 - "$seconds" "$viewers" "$work" <<'PY'
+import sys, time
+from edges import NginxEdge, Origin, VarnishEdge, Viewers
+from harness import Publisher, fetch, wait_until
+
+seconds, count, work = float(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+ticks = 100  # clock ticks a second (getconf CLK_TCK)
+
+def cpu(pid):
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+origin = Origin()
+publisher = Publisher("--low-latency", "--part-duration", "0.2", "--no-serve", *origin.push_arguments())
+edges = {"nginx": NginxEdge(f"{work}/nginx", origin.port), "varnish": VarnishEdge(f"{work}/varnish", origin.port)}
+try:
+    wait_until(lambda: (r := fetch(f"{origin.base}/live/demo/media.m3u8")) and r.text.count("#EXTINF") >= 2, 60,
+               what="the channel at the origin")
+    print(f"{'edge':8} {'viewers':>7} {'requests':>9} {'req/s':>7} {'objects':>8} {'origin':>7} {'per object':>10} {'origin CPU %':>12}")
+    for name, edge in edges.items():
+        for n in (10, count):
+            before, cpu_before, started = origin.requests(), cpu(origin.process.pid), time.monotonic()
+            load = Viewers(edge.port, n)
+            time.sleep(seconds)
+            load.stop()
+            elapsed = time.monotonic() - started
+            reached = origin.requests() - before
+            used = cpu(origin.process.pid) - cpu_before
+            objects = len(load.uris)
+            print(f"{name:8} {n:7} {load.requests:9} {load.requests / elapsed:7.0f} {objects:8} {reached:7.0f} "
+                  f"{reached / objects:10.3f} {100 * used / elapsed:12.1f}" + (f"  errors: {len(load.errors)}" if load.errors else ""))
+finally:
+    for edge in edges.values():
+        edge.stop()
+    publisher.kill()
+    origin.stop()
+PY
