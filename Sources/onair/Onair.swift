@@ -8,7 +8,8 @@ struct Onair: AsyncParsableCommand {
         abstract: "Publish a live HLS stream of a screen, with a built-in HTTP server.",
         discussion: """
             Start a broadcast with `onair publish`, then open the playlist URL it prints in any HLS player \
-            (Safari, VLC, ffplay, mpv) or point a web page's <video> element at it.
+            (Safari, VLC, ffplay, mpv) or point a web page's <video> element at it. On a server, \
+            `onair serve` takes channels pushed from elsewhere and serves them, behind edge caches.
             """,
         subcommands: [Publish.self, Serve.self, Devices.self],
         defaultSubcommand: Publish.self)

@@ -20,10 +20,12 @@ struct Serve: AsyncParsableCommand {
             Examples:
               ONAIR_INGEST_TOKEN=… onair serve --port 8080
               onair publish --channel demo --low-latency --no-serve \\
-                --push http://origin:8080/ingest/demo/ --push-header "Authorization: Bearer $ONAIR_INGEST_TOKEN"
+                  --push http://origin:8080/ingest/demo/ \\
+                  --push-header "Authorization: Bearer $ONAIR_INGEST_TOKEN"
               ffmpeg … -f hls -hls_segment_type fmp4 -hls_fmp4_init_filename init.mp4 \\
-                -hls_segment_filename http://origin:8080/ingest/demo/seg%d.m4s -method PUT \\
-                -headers "Authorization: Bearer $ONAIR_INGEST_TOKEN" http://origin:8080/ingest/demo/media.m3u8
+                  -hls_segment_filename http://origin:8080/ingest/demo/seg%d.m4s \\
+                  -method PUT -headers "Authorization: Bearer $ONAIR_INGEST_TOKEN" \\
+                  http://origin:8080/ingest/demo/media.m3u8
             """)
 
     @OptionGroup(title: "HTTP server")

@@ -102,6 +102,12 @@ public struct IngestAssembler: Sendable {
         return publication
     }
 
+    /// Lets go of every pushed file not yet listed: its publisher has gone silent.
+    public mutating func dropHeld() {
+        files.removeAll()
+        heldBytes = 0
+    }
+
     private mutating func hold(_ name: String, _ bytes: [UInt8]) throws(Refusal) {
         let old = files[name]?.count ?? 0
         guard files.count + (old > 0 ? 0 : 1) <= limits.files, heldBytes - old + bytes.count <= limits.bytes else {

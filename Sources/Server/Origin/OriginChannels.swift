@@ -7,7 +7,8 @@ import Synchronization
 /// playlist that lists media, so viewers, pages and the API see it as any other channel.
 ///
 /// A channel whose publisher goes silent is ended for its viewers (EXT-X-ENDLIST) after
-/// `publisherTimeout`; an ended one leaves the registry after `retention`. At most `maximum`
+/// `publisherTimeout`, and the files it pushed that no playlist listed are let go (a channel
+/// that never had a playlist goes altogether); an ended one leaves the registry after `retention`. At most `maximum`
 /// channels at once, each within the assembler's limits: memory stays bounded whatever is pushed.
 public final class OriginChannels: Sendable {
     public struct Settings: Sendable, Equatable {
@@ -104,11 +105,20 @@ public final class OriginChannels: Sendable {
             var changes: [Change] = []
             for (name, channel) in channels {
                 let silence = now - channel.lastPush
-                if channel.assembler.timeline?.ended == false, silence >= settings.publisherTimeout {
+                if channel.assembler.timeline == nil, silence >= settings.publisherTimeout {
+                    // Pushed files that no playlist ever listed: nothing to show, nothing to keep.
+                    channels[name] = nil
+                } else if silence >= settings.publisherTimeout,
+                    channel.assembler.heldBytes > 0
+                        || channel.assembler.timeline?.ended == false
+                {
                     var channel = channel
-                    if let publication = channel.assembler.end() { channel.store?.receive(publication) }
+                    channel.assembler.dropHeld()
+                    if let publication = channel.assembler.end() {
+                        channel.store?.receive(publication)
+                        changes.append(.ended(name, silentFor: silence))
+                    }
                     channels[name] = channel
-                    changes.append(.ended(name, silentFor: silence))
                 } else if silence >= settings.retention {
                     channels[name] = nil
                     changes.append(.removed(name))
