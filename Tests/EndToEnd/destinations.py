@@ -16,6 +16,17 @@ from harness import fetch, free_port, wait_until
 WEED = Path(__file__).resolve().parents[2] / ".tools/venv/bin/weed"
 
 
+def stop_group(process, timeout=15):
+    """SIGTERM to a process started in a session of its own and its children; SIGKILL after `timeout`."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
 def port_open(port):
     with socket.socket() as sock:
         sock.settimeout(0.2)
@@ -103,13 +114,8 @@ events {{ worker_connections 512; }}
         wait_until(lambda: not port_open(self.port), 10, what="nginx to be gone")
 
     def stop(self):
-        if self.process and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
+        if self.process:
+            stop_group(self.process, timeout=10)
 
     def failing(self, on):
         if on:
@@ -158,13 +164,7 @@ class SeaweedFS:
                 "AWS_ACCESS_KEY_ID": self.ACCESS_KEY, "AWS_SECRET_ACCESS_KEY": self.SECRET_KEY}
 
     def stop(self):
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
+        stop_group(self.process)
         self.log.close()
 
 

@@ -4,17 +4,15 @@ loopback ports, and simulated Low-Latency HLS viewers to put in front of them.""
 import http.client
 import os
 import re
-import shutil
 import signal
 import subprocess
 import tempfile
 import threading
-import time
 from pathlib import Path
 
-from destinations import port_open
+from destinations import port_open, stop_group
 from harness import BINARY, environment, fetch, free_port, wait_until
-from hls_rules import MediaPlaylist, parse_parts
+from hls_rules import next_part, parse_parts
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 TOKEN = "test-ingest-token-0123456789"
@@ -103,9 +101,7 @@ http {{
         return f"http://127.0.0.1:{self.port}"
 
     def stop(self):
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            self.process.wait(timeout=10)
+        stop_group(self.process, timeout=10)
 
 
 class VarnishEdge:
@@ -115,13 +111,11 @@ class VarnishEdge:
     def __init__(self, folder, origin_port):
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
-        os.chmod(self.folder, 0o755)
         self.port = free_port()
         vcl = (DEPLOY / "varnish-edge.vcl").read_text()
         vcl = vcl.replace('.port = "8080";', f'.port = "{origin_port}";')
         assert str(origin_port) in vcl, "the shipped file's placeholder changed"
         (self.folder / "edge.vcl").write_text(vcl)
-        os.chmod(self.folder / "edge.vcl", 0o644)
         workdir = self.folder / "work"
         self.process = subprocess.Popen(
             ["varnishd", "-F", "-n", str(workdir), "-a", f"127.0.0.1:{self.port}", "-f", str(self.folder / "edge.vcl"),
@@ -136,21 +130,7 @@ class VarnishEdge:
         return f"http://127.0.0.1:{self.port}"
 
     def stop(self):
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
-
-
-def next_part(text):
-    """(_HLS_msn, _HLS_part) of the part after the newest listed one."""
-    playlist = MediaPlaylist(text)
-    parts, _ = parse_parts(text)
-    open_sequence = playlist.sequence + len(playlist.segments)
-    return open_sequence, sum(1 for sequence, _, _ in parts if sequence == open_sequence)
+        stop_group(self.process)
 
 
 class Viewers:

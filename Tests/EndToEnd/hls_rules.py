@@ -150,6 +150,14 @@ def parse_parts(text):
     return parts, hint
 
 
+def next_part(text):
+    """(_HLS_msn, _HLS_part) of the part after the newest listed one."""
+    playlist = MediaPlaylist(text)
+    parts, _ = parse_parts(text)
+    open_sequence = playlist.sequence + len(playlist.segments)
+    return open_sequence, sum(1 for sequence, _, _ in parts if sequence == open_sequence)
+
+
 def check_low_latency(text):
     """The Low-Latency HLS MUSTs of one playlist."""
     playlist = MediaPlaylist(text)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from harness import Publisher, ffprobe, make_certificate, run_onair, wait_until
-from hls_rules import MediaPlaylist, check_low_latency, check_media_playlist, parse_parts
+from hls_rules import MediaPlaylist, check_low_latency, check_media_playlist, next_part, parse_parts
 
 
 @pytest.fixture(scope="module")
@@ -19,14 +19,6 @@ def live():
     publisher.wait_for_segments(2)
     yield publisher
     publisher.kill()
-
-
-def next_part(text):
-    """(_HLS_msn, _HLS_part) of the part after the newest listed one."""
-    playlist = MediaPlaylist(text)
-    parts, _ = parse_parts(text)
-    open_sequence = playlist.sequence + len(playlist.segments)
-    return open_sequence, sum(1 for sequence, _, _ in parts if sequence == open_sequence)
 
 
 def test_every_playlist_seen_over_blocking_reloads_obeys_the_rules(live):

@@ -8,9 +8,8 @@ import time
 from pathlib import Path
 
 from harness import Publisher, free_port, run_onair, wait_until
-from hls_rules import MediaPlaylist, check_media_playlist
+from hls_rules import MediaPlaylist, check_media_playlist, next_part
 from test_faults import folder_is_consistent
-from test_low_latency import next_part
 
 
 def slow_disk_library(tmp_path):

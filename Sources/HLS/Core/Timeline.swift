@@ -126,19 +126,7 @@ public struct Timeline: Sendable {
     public mutating func closeSegment(programDateTime: Int64, duration stated: Double? = nil) -> Publication {
         let parts = openParts
         let bytes = Array(parts.map(\.bytes).joined())
-        let sum = parts.reduce(0) { $0 + $1.duration }
-        let duration = stated ?? sum
-        edge += duration - sum
-        openParts.removeAll()
-        let sequence = nextSequence
-        nextSequence += 1
-        let name = MediaFileName.segment(sequence, configuration.format)
-        segments.append(
-            Segment(
-                sequence: sequence, name: name, duration: duration, programDateTime: programDateTime, bytes: bytes,
-                end: edge, parts: isLowLatency ? parts : [], initSegment: initSegmentName,
-                discontinuity: nextIsDiscontinuity))
-        nextIsDiscontinuity = false
+        let duration = stated ?? parts.reduce(0) { $0 + $1.duration }
         if duration > 0 {
             totalBytes += bytes.count
             totalDuration += duration
@@ -147,13 +135,22 @@ public struct Timeline: Sendable {
                 peakBitrate = max(peakBitrate, Int(Double(bytes.count * 8) / duration))
             }
         }
-        let expired = retire()
-        return publication([.segment(name)] + (expired.isEmpty ? [] : [.expired(expired)]))
+        return list(
+            duration: duration, programDateTime: programDateTime, bytes: bytes,
+            parts: isLowLatency ? parts : [], gap: false)
     }
 
     /// Lists a segment whose media never came (EXT-X-GAP): players skip its duration instead of
     /// stalling on it. Parts of it received so far are dropped.
     public mutating func closeGap(duration: Double, programDateTime: Int64) -> Publication {
+        list(duration: duration, programDateTime: programDateTime, bytes: [], parts: [], gap: true)
+    }
+
+    /// Lists the open segment as `duration` long (the edge moves to its end), slides the window and
+    /// retires what has been out of it for its availability duration.
+    private mutating func list(
+        duration: Double, programDateTime: Int64, bytes: [UInt8], parts: [Part], gap: Bool
+    ) -> Publication {
         edge += duration - openParts.reduce(0) { $0 + $1.duration }
         openParts.removeAll()
         let sequence = nextSequence
@@ -161,8 +158,8 @@ public struct Timeline: Sendable {
         let name = MediaFileName.segment(sequence, configuration.format)
         segments.append(
             Segment(
-                sequence: sequence, name: name, duration: duration, programDateTime: programDateTime, bytes: [],
-                end: edge, parts: [], initSegment: initSegmentName, discontinuity: nextIsDiscontinuity, gap: true))
+                sequence: sequence, name: name, duration: duration, programDateTime: programDateTime, bytes: bytes,
+                end: edge, parts: parts, initSegment: initSegmentName, discontinuity: nextIsDiscontinuity, gap: gap))
         nextIsDiscontinuity = false
         let expired = retire()
         return publication([.segment(name)] + (expired.isEmpty ? [] : [.expired(expired)]))

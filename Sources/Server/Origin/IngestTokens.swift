@@ -18,14 +18,14 @@ public struct IngestTokens: Sendable, Equatable {
         return own || common
     }
 
-    /// Reads a tokens file: one `channel token` pair a line; blank lines and `#` comments skipped.
+    /// Reads a tokens file: one `channel token` pair a line; blank lines and lines starting with `#` skipped.
     /// Throws a one-line reason naming the first bad line.
     public static func parse(file text: String, isChannelName: (String) -> Bool) throws(Problem) -> [String: String] {
         var tokens: [String: String] = [:]
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            let fields = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
-            if fields.isEmpty { continue }
+        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            // A comment is a whole line: a token may hold a '#'.
+            let fields = line.split(whereSeparator: \.isWhitespace)
+            if fields.isEmpty || fields[0].hasPrefix("#") { continue }
             guard fields.count == 2, isChannelName(String(fields[0])), fields[1].utf8.count >= 16 else {
                 throw Problem(
                     line: index + 1,
