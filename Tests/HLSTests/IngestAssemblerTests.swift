@@ -196,4 +196,35 @@ import Testing
                 == "#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-STREAM-INF:BANDWIDTH=1000,AVERAGE-BANDWIDTH=900\nmedia.m3u8\n"
         )
     }
+
+    /// ffmpeg sends a playlist and the segment it lists at once: the playlist may come first.
+    @Test func aSegmentThatArrivesAfterThePlaylistListingItIsTakenWhenItComes() throws {
+        var origin = IngestAssembler(channel: "demo")
+        var publisher = Publisher()
+        try publisher.initSegment(into: &origin)
+        _ = try publisher.segment(into: &origin)
+        _ = try publisher.segment(into: &origin, push: false)
+        let ended = publisher.timeline.end()
+        #expect(ended.events == [.ended])
+        #expect(try origin.put(.mediaPlaylist, bytes: publisher.playlist, now: 0).isEmpty)
+        #expect(origin.timeline!.mediaPlaylist().segments.count == 1)
+        let late = try origin.put(.segment(1, .fmp4), bytes: publisher.timeline.bytes(of: .segment(1, .fmp4))!, now: 0)
+        #expect(late.flatMap(\.events) == [.segment(.segment(1, .fmp4)), .ended])
+        #expect(Self.rendered(origin) == publisher.timeline.wholeSegmentPlaylist().render())
+    }
+
+    /// After a long first run, the returning publisher's first files are kept until its playlist comes.
+    @Test func aReturningPublishersFilesAreKeptWhileTheOldPlaylistIsReadAgain() throws {
+        var origin = IngestAssembler(channel: "demo")
+        var first = Publisher()
+        try first.initSegment(into: &origin)
+        for _ in 0..<9 { _ = try first.segment(into: &origin) }
+        var second = Publisher()
+        try second.initSegment(into: &origin)
+        _ = try second.segment(into: &origin)
+        let playlist = origin.timeline!.mediaPlaylist()
+        #expect(playlist.segments.last?.uri == "seg9.m4s")
+        #expect(playlist.segments.last?.discontinuity == true)
+        #expect(origin.timeline!.bytes(of: .segment(9, .fmp4)) == [0, 0, 0, 1, 0, 2])
+    }
 }

@@ -54,6 +54,8 @@ public struct IngestAssembler: Sendable {
     private(set) var files: [String: [UInt8]] = [:]
     public private(set) var heldBytes = 0
     var cursor: Cursor?
+    /// The publisher's newest media playlist, read again when a file it lists arrives after it.
+    private var newestPlaylist: MediaPlaylist?
     /// What the publisher's multivariant playlist says of its stream.
     private(set) var variant: MultivariantPlaylist.Variant?
 
@@ -79,10 +81,16 @@ public struct IngestAssembler: Sendable {
             guard let playlist = MediaPlaylist.parse(String(decoding: bytes, as: UTF8.self)) else {
                 throw .badRequest("media.m3u8 is not a media playlist")
             }
-            return try apply(playlist, now: now)
+            let publications = try apply(playlist, now: now, forgetPassed: true)
+            newestPlaylist = playlist
+            return publications
         case .initSegment, .segment, .part:
             try hold(name.description, bytes)
-            return []
+            // A publisher that sends its playlist and its media at once (ffmpeg does) may list a file
+            // before sending it: the newest playlist is read again when the file arrives.
+            // It says nothing of what came after it (a returning publisher's new files): nothing is let go.
+            guard let playlist = newestPlaylist else { return [] }
+            return try apply(playlist, now: now, forgetPassed: false)
         }
     }
 
@@ -99,6 +107,7 @@ public struct IngestAssembler: Sendable {
         let publication = timeline.end()
         self.timeline = timeline
         cursor = nil
+        newestPlaylist = nil
         return publication
     }
 
@@ -151,7 +160,9 @@ public struct IngestAssembler: Sendable {
         return formats.first
     }
 
-    private mutating func apply(_ playlist: MediaPlaylist, now: Int64) throws(Refusal) -> [Publication] {
+    private mutating func apply(_ playlist: MediaPlaylist, now: Int64, forgetPassed forgetting: Bool) throws(Refusal)
+        -> [Publication]
+    {
         guard let format = try Self.format(of: playlist) else { return [] }
         let configuration = Timeline.Configuration(
             channel: channel, rendition: Self.rendition(variant), format: format,
@@ -240,7 +251,7 @@ public struct IngestAssembler: Sendable {
         if playlist.ended, cursor.next == openSequence, !timeline.ended {
             publications.append(timeline.end())
         }
-        forgetPassed(playlist, map: newestMap)
+        if forgetting { forgetPassed(playlist, map: newestMap) }
         return publications
     }
 
