@@ -47,7 +47,7 @@
             cell(row, clock(channel.uptimeSeconds), "number");
             cell(row, channel.width + "×" + channel.height + " · " + channel.fps + " fps", "wide number");
             cell(row, String(channel.viewers), "number");
-            cell(row, link(channel.playlist, "index.m3u8"), "wide");
+            cell(row, channel.playlist ? link(channel.playlist, "index.m3u8") : "private", "wide");
         }
         table.hidden = channels.length === 0;
         empty.hidden = channels.length !== 0;

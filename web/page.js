@@ -5,13 +5,23 @@
 const OnairPage = {
     /** `demo` for `/watch/demo` or `/embed/demo`. */
     channel() {
-        return decodeURIComponent(location.pathname.split("/")[2] || "");
+        try {
+            return decodeURIComponent(location.pathname.split("/")[2] || "");
+        } catch (error) {
+            return ""; // a malformed escape (the server refuses such addresses; this is for a copy elsewhere)
+        }
     },
 
     /** A query option: `?engine=mse`, `?muted=1`. */
     option(name, fallback) {
         const value = new URLSearchParams(location.search).get(name);
         return value === null ? fallback : value;
+    },
+
+    /** The channel list, with this page's `?token=` (a private channel's links come only with it). */
+    api() {
+        const token = OnairPage.option("token", "");
+        return "/api/channels" + (token ? "?token=" + encodeURIComponent(token) : "");
     },
 
     flag(name, fallback) {
@@ -63,17 +73,29 @@ const OnairPage = {
             video.focus();
         });
         say("Waiting for the broadcast", "The video starts as soon as the channel goes live.");
-        OnairPage.whenListed(() => player.start());
+        OnairPage.whenListed((info) => {
+            // A private channel's playlist is signed: the server gives its URL to a page with a working token.
+            player.playlistURL = new URL(info.playlist, location.href).href;
+            player.start();
+        }, () =>
+            say("This channel is private", "Open it with the link its host gave you: this one has no token, or it has expired.")
+        );
         return player;
     },
 
-    /** Calls `then` once the server lists the channel: no playlist request meets a 404 before. */
-    async whenListed(then) {
+    /**
+     * Calls `then` with the channel's entry once the server lists it with a playlist: no playlist
+     * request meets a 404 before. A private channel listed without one (no working token) calls
+     * `refused`, and is asked for again.
+     */
+    async whenListed(then, refused) {
         for (;;) {
             try {
-                const response = await fetch("/api/channels", { cache: "no-store" });
+                const response = await fetch(OnairPage.api(), { cache: "no-store" });
                 const channels = await response.json();
-                if (channels.some((channel) => channel.name === OnairPage.channel())) return then();
+                const info = channels.find((channel) => channel.name === OnairPage.channel());
+                if (info && info.playlist) return then(info);
+                if (info && info.private) refused();
             } catch (error) {
                 // Not answering yet: ask again.
             }

@@ -37,9 +37,10 @@
             .join(":");
     async function refreshFacts() {
         try {
-            const response = await fetch("/api/channels", { cache: "no-store" });
+            const response = await fetch(OnairPage.api(), { cache: "no-store" });
             const info = (await response.json()).find((c) => c.name === channel);
             if (!info) return;
+            if (info.playlist) showCodes(info);
             $("viewers").textContent = String(info.viewers);
             $("resolution").textContent = info.width + "×" + info.height + " · " + info.fps + " fps";
             $("uptime").textContent = clock(info.uptimeSeconds);
@@ -56,17 +57,24 @@
         refreshFacts();
     }, 2000);
 
+    // The playlist link and the embed codes, with the channel's signed URLs when it is private.
     const origin = location.origin;
     const path = encodeURIComponent(channel);
-    const playlist = origin + "/live/" + path + "/index.m3u8";
-    $("playlist-link").href = playlist;
-    $("embed-iframe").value =
-        '<iframe src="' + origin + "/embed/" + path + '" width="640" height="360" frameborder="0" ' +
-        'allow="autoplay; fullscreen" allowfullscreen title="' + channel + ' (live)"></iframe>';
-    $("embed-video").value =
-        '<video data-onair src="' + playlist + '" crossorigin="anonymous" controls autoplay muted playsinline ' +
-        'width="640"></video>\n' +
-        '<script src="' + origin + '/web/player.js" async></script>';
+    const attribute = (text) =>
+        text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+    function showCodes(info) {
+        const playlist = origin + (info ? info.playlist : "/live/" + path + "/index.m3u8");
+        const embed = origin + (info ? info.embed : "/embed/" + path);
+        $("playlist-link").href = playlist;
+        $("embed-iframe").value =
+            '<iframe src="' + embed + '" width="640" height="360" frameborder="0" ' +
+            'allow="autoplay; fullscreen" allowfullscreen title="' + attribute(channel) + ' (live)"></iframe>';
+        $("embed-video").value =
+            '<video data-onair src="' + playlist + '" crossorigin="anonymous" controls autoplay muted playsinline ' +
+            'width="640"></video>\n' +
+            '<script src="' + origin + '/web/player.js" async></script>';
+    }
+    showCodes(null);
 
     for (const button of document.querySelectorAll("button.copy")) {
         button.addEventListener("click", async () => {

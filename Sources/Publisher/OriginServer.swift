@@ -58,6 +58,11 @@ public struct OriginServer {
             logger.notice(
                 "serving: publishers push to \(base)/ingest/<channel>/ (Authorization: Bearer <ingest token>), viewers watch at \(base)/"
             )
+            if server.viewerAccess != nil {
+                logger.notice(
+                    "channels are private: signed links from \(base)/api/channels with Authorization: Bearer <viewer token>"
+                )
+            }
         }
         let group = ServiceGroup(
             configuration: .init(

@@ -28,9 +28,14 @@ struct ChannelInfo: Codable, Equatable {
     var measuredBitrate: Int
     var segments: Int
     var viewers: Int
-    var playlist: String
+    /// Absent for a private channel to a request without its token.
+    var playlist: String?
     var watch: String
     var embed: String
+    /// True for a private channel, absent otherwise.
+    var `private`: Bool?
+    /// When the links' token stops working (ISO 8601), for a private channel.
+    var linksExpireAt: String?
     /// The broadcast's counts, in the control API only.
     var stats: ChannelStatistics?
 
@@ -56,6 +61,20 @@ struct ChannelInfo: Codable, Equatable {
         playlist = "/live/\(summary.name)/\(MediaFileName.multivariantPlaylist)"
         watch = "/watch/\(summary.name)"
         embed = "/embed/\(summary.name)"
+    }
+
+    /// A private channel's links: signed with `token`, or none.
+    mutating func sign(with token: String?) {
+        self.private = true
+        guard let token, let expires = ViewerAccess.expiry(of: token) else {
+            playlist = nil
+            return
+        }
+        let query = "?token=" + token
+        playlist = (playlist ?? "/live/\(name)/\(MediaFileName.multivariantPlaylist)") + query
+        watch += query
+        embed += query
+        linksExpireAt = ProgramDateTime.format(milliseconds: Int64(expires) * 1000)
     }
 
     /// The JSON body: keys sorted, so the same state always reads the same.

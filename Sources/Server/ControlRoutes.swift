@@ -1,6 +1,7 @@
 import Foundation
 import HLS
 import Hummingbird
+import NIOCore
 public import Media
 
 /// The control API of the host, behind a bearer token: `GET /api/channels/<c>` (state and
@@ -10,13 +11,13 @@ public import Media
 struct ControlRoutes {
     let registry: ChannelRegistry
     let token: String
-    let channels: @Sendable () -> [ChannelInfo]
+    let channels: @Sendable (LinkGrant) -> [ChannelInfo]
 
     func register(on router: Router<ServerContext>) {
         let api = router.group("/api/channels/:channel")
         api.get { request, context in
             let control = try authorize(request, context)
-            guard var info = channels().first(where: { $0.name == control.channel }) else {
+            guard var info = channels(.host).first(where: { $0.name == control.channel }) else {
                 throw HTTPError(.notFound, message: "No such channel.")
             }
             info.stats = control.statistics()
@@ -36,7 +37,7 @@ struct ControlRoutes {
         }
         api.get("events") { request, context in
             let control = try authorize(request, context)
-            let events = control.events()
+            let events = Self.until(context.connectionClosed, control.events())
             let channel = control.channel
             return Response(
                 status: .ok,
@@ -61,6 +62,21 @@ struct ControlRoutes {
             throw HTTPError(.notFound, message: "No such channel.")
         }
         return control
+    }
+
+    /// `events` until the connection closes: a client that left is let go at once, not at the
+    /// next event (which may be minutes away).
+    static func until(_ closed: EventLoopFuture<Void>, _ events: AsyncStream<BroadcastEvent>)
+        -> AsyncStream<BroadcastEvent>
+    {
+        let (stream, continuation) = AsyncStream.makeStream(of: BroadcastEvent.self)
+        let forward = Task {
+            for await event in events { continuation.yield(event) }
+            continuation.finish()
+        }
+        closed.whenComplete { _ in continuation.finish() }
+        continuation.onTermination = { _ in forward.cancel() }
+        return stream
     }
 
     private static func json(_ bytes: [UInt8]) -> Response {

@@ -1,4 +1,5 @@
 import Foundation
+import HLS
 import Hummingbird
 
 /// The files of `web/`, compiled into the binary by the WebAssets build plugin, offered to
@@ -38,11 +39,33 @@ struct EmbeddedFiles: FileProvider {
         return .init(byteBuffer: ByteBuffer(bytes: bytes.isEmpty ? [] : Array(bytes[clamped])))
     }
 
-    /// A page as a response of its own, for routes like `/watch/<channel>`.
-    func page(_ name: String) -> Response {
-        Response(
+    /// Who may show a page in a frame.
+    enum Framing {
+        /// No one: the channel list and the watch page.
+        case none
+        /// Any site: the embed page is made for other sites' iframes.
+        case anySite
+    }
+
+    /// A page as a response of its own, for routes like `/watch/<channel>`; 404 for a channel
+    /// name that cannot exist, so a page never runs on a made-up name.
+    ///
+    /// The pages load only their own scripts and styles: the policy forbids inline and foreign
+    /// code, so markup slipped into a page could not run.
+    func page(_ name: String, framing: Framing, channel: String? = nil) throws -> Response {
+        if let channel, !LiveRequest.isChannelName(channel) {
+            throw HTTPError(.notFound, message: "No such channel: names are letters, digits, '-' and '_'.")
+        }
+        let ancestors = framing == .none ? "'none'" : "*"
+        return Response(
             status: .ok,
-            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+            headers: [
+                .contentType: "text/html; charset=utf-8", .cacheControl: "no-cache",
+                .contentSecurityPolicy:
+                    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                    + "media-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+                    + "form-action 'none'; frame-ancestors \(ancestors)",
+            ],
             body: .init(byteBuffer: ByteBuffer(bytes: files[name] ?? [])))
     }
 }

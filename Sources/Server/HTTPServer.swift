@@ -25,7 +25,7 @@ public enum HTTPServer {
         metrics: MetricsEndpoint? = nil, configuration: ServerConfiguration, ingest: Ingest? = nil, logger: Logger,
         onListening: @escaping @Sendable () async -> Void = {}
     ) throws -> some ApplicationProtocol {
-        let router = Router(context: ServerContext.self)
+        let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
         router.add(
             middleware: RequestGate(
                 allowOrigin: configuration.allowOrigin, metrics: metrics.map { _ in RequestMetrics() },
@@ -40,15 +40,27 @@ public enum HTTPServer {
                     body: .init(byteBuffer: ByteBuffer(bytes: metrics.registry.emitToBuffer())))
             }
         }
-        LiveRoutes(registry: registry, viewers: viewers, allowOrigin: configuration.allowOrigin).register(on: router)
-        let web = WebRoutes(registry: registry, viewers: viewers, files: EmbeddedFiles())
+        LiveRoutes(
+            registry: registry, viewers: viewers, access: configuration.viewerAccess,
+            allowOrigin: configuration.allowOrigin
+        ).register(on: router)
+        let web = WebRoutes(
+            registry: registry, viewers: viewers, files: EmbeddedFiles(), access: configuration.viewerAccess)
         web.register(on: router)
         ControlRoutes(registry: registry, token: configuration.controlToken, channels: web.channels).register(
             on: router)
         // Apple's LL-HLS server profile asks for HTTP/2; it needs TLS, as browsers speak it only over TLS.
+        let connections = ConnectionGuard(limit: configuration.maxConnections)
+        let http1 = HTTP1Channel.Configuration(idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000)))
         let server: HTTPServerBuilder =
-            if let tls = configuration.tls { try .http2Upgrade(tlsConfiguration: tls.configuration()) } else {
-                .http1()
+            if let tls = configuration.tls {
+                try .http2Upgrade(
+                    tlsConfiguration: tls.configuration(),
+                    configuration: .init(idleTimeout: .seconds(configuration.idleTimeout), streamConfiguration: http1))
+            } else {
+                .http1(
+                    configuration: .init(
+                        additionalChannelHandlers: connections.handlers(), idleTimeout: http1.idleTimeout))
             }
         return Application(
             router: router,

@@ -1,13 +1,16 @@
 import CompressNIO
+import Foundation
 public import HLS
 import Hummingbird
 import Media
 
 /// `/live/<channel>/<file>`: playlists (cacheable for a second, gzip'd when the client accepts it)
-/// and segments (immutable once listed). Playlist requests count viewers.
+/// and segments (immutable once listed). Playlist requests count viewers. With viewer access,
+/// every file needs the channel's token, and the playlists carry it into every URI they list.
 struct LiveRoutes {
     let registry: ChannelRegistry
     let viewers: ViewerRegistry
+    let access: ViewerAccess?
     /// Sent on every response, not only to requests with an Origin: a segment cached from a
     /// plain request is then still usable by a page on another site.
     let allowOrigin: String
@@ -16,10 +19,6 @@ struct LiveRoutes {
     func register(on router: Router<ServerContext>) {
         router.get("/live/:channel/:file") { request, context in
             try await serve(request: request, context: context)
-        }
-        router.head("/live/:channel/:file") { request, context in
-            let response = try await serve(request: request, context: context)
-            return Response(status: response.status, headers: response.headers)
         }
     }
 
@@ -35,10 +34,24 @@ struct LiveRoutes {
         let session = live.session
         // Only a plausible session is carried into the variant URIs; any other is counted by address.
         if let session, !ViewerRegistry.isSession(session) { live.session = nil }
+        // Checked before anything of the channel is looked at: a stranger learns nothing, not even whether it exists.
+        let tokenLife = try access.map { access in
+            guard let token = live.token,
+                let left = access.secondsLeft(token: token, channel: live.channel, now: Date().timeIntervalSince1970)
+            else {
+                throw HTTPError(
+                    .forbidden,
+                    message: "This channel is private: its URLs need a valid token=… (ask its host for a new link).")
+            }
+            return left
+        }
         guard let channel = registry.entry(named: live.channel)?.channel,
-            let file = try await Self.file(for: live, in: channel)
+            var file = try await Self.file(for: live, in: channel)
         else {
             throw HTTPError(.notFound, message: "No such channel or file.")
+        }
+        if !file.immutable, let token = live.token, access != nil {
+            file.bytes = PlaylistQuery.appending("token=" + token, to: file.bytes)
         }
         let now = Double(MediaClock.monotonicNanoseconds()) / 1e9
         if file.immutable {
@@ -51,7 +64,8 @@ struct LiveRoutes {
         }
         var headers: HTTPFields = [
             .contentType: file.contentType,
-            .cacheControl: Self.cacheControl(for: file, blocking: live.msn != nil, holdSeconds: channel.viewerWindow),
+            .cacheControl: Self.cacheControl(
+                for: file, blocking: live.msn != nil, holdSeconds: channel.viewerWindow, tokenLife: tokenLife),
             .accessControlAllowOrigin: allowOrigin,
         ]
         let gzip = !file.immutable && Self.acceptsGzip(request.headers[.acceptEncoding])
@@ -59,6 +73,7 @@ struct LiveRoutes {
         var key = channel.name + "/" + live.file
         if live.skip != nil { key += "?skip" }
         if file.perSession, let session = live.session { key += "?" + session }
+        if access != nil, !file.immutable, let token = live.token { key += "?" + token }
         let body = try bodies.body(for: key, bytes: file.bytes, gzip: gzip)
         if gzip {
             headers[.contentEncoding] = "gzip"
@@ -86,8 +101,13 @@ struct LiveRoutes {
     /// the least `max-age` can say, and never `no-cache` (Varnish answers that with uncacheable
     /// hit-for-miss objects, so requests stop collapsing). A blocking reload's answer is right for
     /// as long as its URI (`_HLS_msn`, `_HLS_part`) can be asked for: kept as long as a request
-    /// may be held.
-    static func cacheControl(for file: LiveFile, blocking: Bool, holdSeconds: Double) -> String {
+    /// may be held. A private channel's answers are kept no longer than their token works, so an
+    /// edge stops serving a URL when its token expires.
+    static func cacheControl(for file: LiveFile, blocking: Bool, holdSeconds: Double, tokenLife: Int? = nil) -> String {
+        if let tokenLife {
+            let age = file.immutable ? tokenLife : min(tokenLife, blocking ? max(1, Int(holdSeconds)) : 1)
+            return "public, max-age=\(age)"
+        }
         if file.immutable { return "public, max-age=31536000, immutable" }
         if blocking { return "public, max-age=\(max(1, Int(holdSeconds)))" }
         return "public, max-age=1"

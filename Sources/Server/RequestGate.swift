@@ -1,4 +1,5 @@
 import Dispatch
+import HLS
 import Hummingbird
 import Metrics
 import Synchronization
@@ -6,8 +7,10 @@ import Synchronization
 /// The one middleware every request passes, doing in one layer what would otherwise take
 /// several (each costs every request an async hop): it refuses what no route should see —
 /// other methods (405, with those served), request targets over 8 KiB (414), header blocks over
-/// 16 KiB (431) — answers CORS preflights and puts `Access-Control-Allow-Origin` on every
-/// response, errors included, and counts requests and their durations by route for `/metrics`.
+/// 16 KiB (431), paths with a malformed `%` escape (400) — answers CORS preflights, puts
+/// `Access-Control-Allow-Origin`, `X-Content-Type-Options: nosniff` and `Referrer-Policy` on
+/// every response, errors included, and counts requests and their durations by route for
+/// `/metrics`. (HEAD is the router's: every GET route answers it.)
 /// The HTTP parser has already refused anything larger still, or not HTTP at all (400).
 struct RequestGate<Context: RequestContext>: RouterMiddleware {
     static var uriLimit: Int { 8 * 1024 }
@@ -28,12 +31,14 @@ struct RequestGate<Context: RequestContext>: RouterMiddleware {
             if response.headers[.accessControlAllowOrigin] == nil {
                 response.headers[.accessControlAllowOrigin] = allowOrigin
             }
+            Self.addSafetyHeaders(&response.headers)
             metrics?.record(route: route, status: response.status.code, since: started)
             return response
         } catch let error as HTTPError {
             metrics?.record(route: route, status: error.status.code, since: started)
             var headers = error.headers
             headers[.accessControlAllowOrigin] = allowOrigin
+            Self.addSafetyHeaders(&headers)
             throw HTTPError(error.status, headers: headers, message: error.body ?? "")
         } catch {
             metrics?.record(route: route, status: 500, since: started)
@@ -71,7 +76,24 @@ struct RequestGate<Context: RequestContext>: RouterMiddleware {
                 .init(code: 431, reasonPhrase: "Request Header Fields Too Large"),
                 message: "The request headers are larger than \(Self.headerLimit) bytes.")
         }
+        guard Self.isWellEscaped(request.uri.path) else {
+            throw HTTPError(.badRequest, message: "The path has a malformed % escape.")
+        }
         return try await next(request, context)
+    }
+
+    static var referrerPolicy: HTTPFields.Element.Name { HTTPFields.Element.Name("Referrer-Policy")! }
+
+    /// What no response should let a browser do: guess a type other than the one sent, or tell
+    /// other sites the address of a page (with a private channel's token in it).
+    static func addSafetyHeaders(_ headers: inout HTTPFields) {
+        headers[.xContentTypeOptions] = "nosniff"
+        if headers[Self.referrerPolicy] == nil { headers[Self.referrerPolicy] = "strict-origin-when-cross-origin" }
+    }
+
+    /// True when every `%` in `path` starts two hex digits and the bytes they make are UTF-8.
+    static func isWellEscaped(_ path: String) -> Bool {
+        !path.utf8.contains(UInt8(ascii: "%")) || LiveRequest.decode(Substring(path)) != nil
     }
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where the built-in HTTP server listens and whom it lets in.
 public struct ServerConfiguration: Sendable, Equatable {
     public var host: String
@@ -8,16 +10,28 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var tls: TLSFiles?
     /// The bearer token the control API asks for; empty refuses every control request.
     public var controlToken: String
+    /// With it, every channel is private: its playlists and media need a signed, expiring URL.
+    public var viewerAccess: ViewerAccess?
+    /// Seconds a connection may sit without a request in progress (before its first request's
+    /// headers are complete, or after a response) before it is closed. A held Low-Latency HLS
+    /// reload is a request in progress, so it is not cut.
+    public var idleTimeout: Double
+    /// Plain HTTP/1 connections held at once (see `ConnectionGuard`).
+    public var maxConnections: Int
 
     public init(
         host: String = "0.0.0.0", port: Int = 8080, allowOrigin: String = "*", tls: TLSFiles? = nil,
-        controlToken: String = ""
+        controlToken: String = "", viewerAccess: ViewerAccess? = nil, idleTimeout: Double = 30,
+        maxConnections: Int = 10_000
     ) {
         self.host = host
         self.port = port
         self.allowOrigin = allowOrigin
         self.tls = tls
         self.controlToken = controlToken
+        self.viewerAccess = viewerAccess
+        self.idleTimeout = idleTimeout
+        self.maxConnections = maxConnections
     }
 
     public var scheme: String { tls == nil ? "http" : "https" }
@@ -27,9 +41,9 @@ public struct ServerConfiguration: Sendable, Equatable {
         host == "0.0.0.0" || host == "::" ? "localhost" : host
     }
 
-    /// The playlist address of a channel.
+    /// The playlist address of a channel (signed now, for a private channel).
     public func playlistURL(channel: String) -> String {
-        "\(scheme)://\(displayHost):\(port)/live/\(channel)/index.m3u8"
+        "\(scheme)://\(displayHost):\(port)/live/\(channel)/index.m3u8" + signedQuery(channel: channel)
     }
 
     /// The control API of a channel.
@@ -37,8 +51,14 @@ public struct ServerConfiguration: Sendable, Equatable {
         "\(scheme)://\(displayHost):\(port)/api/channels/\(channel)"
     }
 
-    /// The watch page of a channel.
+    /// The watch page of a channel (signed now, for a private channel).
     public func watchURL(channel: String) -> String {
-        "\(scheme)://\(displayHost):\(port)/watch/\(channel)"
+        "\(scheme)://\(displayHost):\(port)/watch/\(channel)" + signedQuery(channel: channel)
+    }
+
+    /// `?token=…` as handed out now, for a private channel; empty otherwise.
+    private func signedQuery(channel: String) -> String {
+        guard let viewerAccess else { return "" }
+        return "?token=" + viewerAccess.token(channel: channel, now: Date().timeIntervalSince1970)
     }
 }

@@ -6,9 +6,12 @@ import NIOCore
 struct ServerContext: RequestContext, RemoteAddressRequestContext {
     var coreContext: CoreRequestContextStorage
     let remoteAddress: SocketAddress?
+    /// Completes when the connection closes: a long response (an event stream) ends with it.
+    let connectionClosed: EventLoopFuture<Void>
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        connectionClosed = source.channel.closeFuture
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import HummingbirdHTTP2
+import Media
 
 /// The PEM files of the server's certificate chain and private key.
 public struct TLSFiles: Sendable, Equatable {
@@ -18,20 +18,29 @@ public struct TLSFiles: Sendable, Equatable {
 
     /// A TLS server configuration offering HTTP/2 and HTTP/1.1.
     func configuration() throws(TLSProblem) -> TLSConfiguration {
-        for (option, path) in [("--tls-cert", certificate), ("--tls-key", key)]
-        where !FileManager.default.isReadableFile(atPath: path) {
-            throw TLSProblem(message: "\(option) \(path) cannot be read: check the path and its permissions")
+        var contents: [[UInt8]] = []
+        for (option, path) in [("--tls-cert", certificate), ("--tls-key", key)] {
+            do throws(RegularFile.Problem) {
+                contents.append(try RegularFile.read(path, limit: 1 << 20))
+            } catch {
+                switch error {
+                case .unreadable:
+                    throw TLSProblem(message: "\(option) \(path) cannot be read: check the path and its permissions")
+                case .notRegular: throw TLSProblem(message: "\(option) \(path) is not a regular file")
+                case .tooLarge: throw TLSProblem(message: "\(option) \(path) is larger than 1 MiB: not a PEM file")
+                }
+            }
         }
         let chain: [NIOSSLCertificate]
         do {
-            chain = try NIOSSLCertificate.fromPEMFile(certificate)
+            chain = try NIOSSLCertificate.fromPEMBytes(contents[0])
         } catch {
             throw TLSProblem(message: "--tls-cert \(certificate) is not a PEM certificate (\(error))")
         }
         guard !chain.isEmpty else { throw TLSProblem(message: "--tls-cert \(certificate) holds no certificate") }
         let privateKey: NIOSSLPrivateKey
         do {
-            privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
+            privateKey = try NIOSSLPrivateKey(bytes: contents[1], format: .pem)
         } catch {
             throw TLSProblem(message: "--tls-key \(key) is not a PEM private key (\(error))")
         }

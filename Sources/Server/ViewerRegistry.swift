@@ -13,33 +13,41 @@ public final class ViewerRegistry: Sendable {
     private struct Channel {
         var lastSeen: [String: Double] = [:]
         var lastRequest = -Double.infinity
+        /// When the table was last cleared of gone players.
+        var lastPruned = -Double.infinity
     }
 
     private let channels = Mutex<[String: Channel]>([:])
 
     public init() {}
 
-    /// Notes a playlist request from a player.
+    /// Notes a playlist request from a player: O(1), whatever clients send. The table is changed
+    /// in place (a copy of it per request made a flood of made-up players slow every request),
+    /// and a full table is cleared of gone players at most once a window, so a flood of new
+    /// names costs a sweep per window, not one per request.
     public func playlistRequested(channel: String, by viewer: String, at now: Double, window: Double) {
         channels.withLock { channels in
-            var entry = channels[channel, default: Channel()]
-            entry.lastRequest = max(entry.lastRequest, now)
-            if entry.lastSeen[viewer] == nil, entry.lastSeen.count >= Self.capacity {
-                entry.lastSeen = entry.lastSeen.filter { now - $0.value < window }
-            }
-            if entry.lastSeen[viewer] != nil || entry.lastSeen.count < Self.capacity {
-                entry.lastSeen[viewer] = now
-            }
-            channels[channel] = entry
+            Self.note(viewer, at: now, window: window, in: &channels[channel, default: Channel()])
         }
+    }
+
+    private static func note(_ viewer: String, at now: Double, window: Double, in entry: inout Channel) {
+        entry.lastRequest = max(entry.lastRequest, now)
+        if entry.lastSeen[viewer] != nil || entry.lastSeen.count < capacity {
+            entry.lastSeen[viewer] = now
+            return
+        }
+        guard now - entry.lastPruned >= window else { return }
+        entry.lastPruned = now
+        entry.lastSeen = entry.lastSeen.filter { now - $0.value < window }
+        if entry.lastSeen.count < capacity { entry.lastSeen[viewer] = now }
     }
 
     /// Notes any other request of a channel's media (a segment, the init segment).
     public func mediaRequested(channel: String, at now: Double) {
         channels.withLock { channels in
-            var entry = channels[channel, default: Channel()]
-            entry.lastRequest = max(entry.lastRequest, now)
-            channels[channel] = entry
+            if let last = channels[channel]?.lastRequest, last >= now { return }
+            channels[channel, default: Channel()].lastRequest = now
         }
     }
 

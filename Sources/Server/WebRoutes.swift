@@ -6,10 +6,15 @@ import Media
 /// The viewer-facing pages and their API: `/` (channel list), `/watch/<channel>` (player,
 /// state, latency, viewers, embed code), `/embed/<channel>` (chromeless player for an iframe),
 /// `/web/<file>` (scripts and styles) and `GET /api/channels`.
+///
+/// A private channel's entry carries signed links only for a request that may have them: one with
+/// the channel's working `?token=` (the same token back), or the host's `Authorization: Bearer
+/// <viewer secret>` (a token of now).
 struct WebRoutes {
     let registry: ChannelRegistry
     let viewers: ViewerRegistry
     let files: EmbeddedFiles
+    let access: ViewerAccess?
 
     func register(on router: Router<ServerContext>) {
         // Only requests under /web pass the file middleware: a group's middleware runs for its routes.
@@ -22,27 +27,43 @@ struct WebRoutes {
                     ]))
             )
             .get("**") { _, _ -> Response in throw HTTPError(.notFound, message: "No such file.") }
-        router.get("/") { _, _ in files.page("index.html") }
-        router.get("/watch/:channel") { _, _ in files.page("watch.html") }
-        router.get("/embed/:channel") { _, _ in files.page("embed.html") }
-        router.get("/api/channels") { _, _ in
+        router.get("/") { _, _ in try files.page("index.html", framing: .none) }
+        router.get("/watch/:channel") { _, context in
+            try files.page("watch.html", framing: .none, channel: context.parameters.require("channel"))
+        }
+        router.get("/embed/:channel") { _, context in
+            try files.page("embed.html", framing: .anySite, channel: context.parameters.require("channel"))
+        }
+        router.get("/api/channels") { request, _ in
             Response(
                 status: .ok,
                 headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-                body: .init(byteBuffer: ByteBuffer(bytes: try ChannelInfo.json(channels()))))
+                body: .init(byteBuffer: ByteBuffer(bytes: try ChannelInfo.json(channels(grant: grant(request))))))
         }
     }
 
-    /// Every channel, with its viewers now.
-    func channels() -> [ChannelInfo] {
+    /// What the request may have of private channels' links.
+    func grant(_ request: Request) -> LinkGrant {
+        guard let access else { return .none }
+        if access.isSecret(bearer: request.headers[.authorization]) { return .host }
+        let token = request.uri.queryParameters["token"].map(String.init)
+        return token.map(LinkGrant.token) ?? .none
+    }
+
+    /// Every channel, with its viewers now; a private channel's links as `grant` allows.
+    func channels(grant: LinkGrant) -> [ChannelInfo] {
         let now = Double(MediaClock.monotonicNanoseconds()) / 1e9
         let wall = Int64(Date().timeIntervalSince1970 * 1000)
         return registry.all().map { entry in
             let channel = entry.channel
-            return ChannelInfo(
+            var info = ChannelInfo(
                 summary: channel.summary(), paused: entry.control?.isPaused == true,
                 viewers: viewers.count(channel: channel.name, at: now, window: channel.viewerWindow),
                 nowMilliseconds: wall)
+            if let access {
+                info.sign(with: access.linkToken(channel: channel.name, grant: grant, now: Double(wall) / 1000))
+            }
+            return info
         }
     }
 }

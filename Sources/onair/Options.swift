@@ -1,5 +1,6 @@
 public import ArgumentParser
 import Capture
+import Foundation
 import HLS
 import Publisher
 import Server
@@ -43,6 +44,12 @@ struct SourceOptions: ParsableArguments {
     var mixGain = 0.0
 
     func validate() throws {
+        guard (0...3600).contains(windowGrace.seconds) else {
+            throw ValidationError("--window-grace must be 0 s to 1 h")
+        }
+        guard (1...86400).contains(reconnectTimeout.seconds) else {
+            throw ValidationError("--reconnect-timeout must be 1 s to 24 h")
+        }
         for (name, gain) in [("--audio-gain", audioGain), ("--mix-gain", mixGain)] where !(-60...20).contains(gain) {
             throw ValidationError("\(name) \(gain) is out of range: -60 to 20 dB")
         }
@@ -176,6 +183,9 @@ struct OutputOptions: ParsableArguments {
         guard playlistSize >= 3 else {
             throw ValidationError("--playlist-size \(playlistSize) is too small: players need at least 3 segments")
         }
+        guard playlistSize <= 1000 else {
+            throw ValidationError("--playlist-size \(playlistSize) is out of range: 3 to 1000")
+        }
         if lowLatency, format != .fmp4 {
             throw ValidationError("--low-latency needs --format fmp4: parts are fMP4 fragments")
         }
@@ -212,6 +222,30 @@ struct ServerOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The private key (PEM) of --tls-cert.", valueName: "file"))
     var tlsKey: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Make the channels private: their playlists and media need a link signed with this secret (at least 16 characters). Default: $ONAIR_VIEWER_TOKEN.",
+            valueName: "secret"))
+    var viewerToken: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "How long a signed link works: at least this, at most twice. Links handed out within one such period are the same URL, so edge caches keep one copy.",
+            valueName: "time"))
+    var viewerLinkLifetime = DurationValue(seconds: 3600)
+
+    @Option(
+        help: ArgumentHelp(
+            "Close a connection that sends no request for this long (or not all of its headers). A held Low-Latency HLS reload is not idle.",
+            valueName: "time"))
+    var idleTimeout = DurationValue(seconds: 30)
+
+    @Option(
+        help: ArgumentHelp(
+            "Connections held at once (plain HTTP); past it a new one closes the longest idle, so idle floods cannot keep viewers out. Lowered to fit the descriptor limit.",
+            valueName: "n"))
+    var maxConnections = 10_000
+
     func validate() throws {
         guard (1...65535).contains(port) else {
             throw ValidationError("--port \(port) is out of range: 1 to 65535")
@@ -219,6 +253,27 @@ struct ServerOptions: ParsableArguments {
         guard (tlsCert == nil) == (tlsKey == nil) else {
             throw ValidationError("give --tls-cert and --tls-key together")
         }
+        guard (64...1_000_000).contains(maxConnections) else {
+            throw ValidationError("--max-connections \(maxConnections) is out of range: 64 to 1000000")
+        }
+        guard (1...3600).contains(idleTimeout.seconds) else {
+            throw ValidationError("--idle-timeout must be 1 s to 1 h")
+        }
+        guard (60...7 * 86400).contains(viewerLinkLifetime.seconds) else {
+            throw ValidationError("--viewer-link-lifetime must be 1 min to 7 days")
+        }
+        _ = try viewerAccess(environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// Viewer access from --viewer-token or $ONAIR_VIEWER_TOKEN; nil when the channels are public.
+    func viewerAccess(environment: [String: String]) throws -> ViewerAccess? {
+        let fromEnvironment = environment["ONAIR_VIEWER_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        guard let secret = viewerToken ?? fromEnvironment else { return nil }
+        guard ControlOptions.isToken(secret) else {
+            let source = viewerToken == nil ? "ONAIR_VIEWER_TOKEN" : "--viewer-token"
+            throw ValidationError("\(source) must be at least 16 characters, without spaces")
+        }
+        return ViewerAccess(secret: secret, lifetime: Int(viewerLinkLifetime.seconds))
     }
 
     var tls: TLSFiles? {

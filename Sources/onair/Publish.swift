@@ -65,8 +65,8 @@ struct Publish: AsyncParsableCommand {
         guard Self.isChannelName(channel) else {
             throw ValidationError("channel '\(channel)' must be 1 to 64 letters, digits, '-' or '_'")
         }
-        if let duration, duration.seconds <= 0 {
-            throw ValidationError("--duration must be longer than zero")
+        if let duration, duration.seconds <= 0 || duration.seconds > 366 * 86400 {
+            throw ValidationError("--duration must be longer than zero and at most 366 days")
         }
         try encoding.validate(segmentDuration: output.segmentDuration, partDuration: output.lowLatencyPart)
         let target = output.segmentDuration.rounded(.up)
@@ -79,13 +79,7 @@ struct Publish: AsyncParsableCommand {
 
     /// `[A-Za-z0-9_-]{1,64}`: safe in a URL path and a folder name.
     static func isChannelName(_ name: String) -> Bool {
-        (1...64).contains(name.utf8.count)
-            && name.utf8.allSatisfy { byte in
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
-                    || byte == UInt8(ascii: "_")
-            }
+        LiveRequest.isChannelName(name)
     }
 
     /// The broadcast this command describes.
@@ -110,7 +104,10 @@ struct Publish: AsyncParsableCommand {
         config.reconnectTimeout = sources.reconnectTimeout.seconds
         config.server = ServerConfiguration(
             host: server.host, port: server.port, allowOrigin: server.allowOrigin, tls: server.tls,
-            controlToken: control.controlToken ?? "")
+            controlToken: control.controlToken ?? "",
+            viewerAccess: try? server.viewerAccess(environment: ProcessInfo.processInfo.environment),
+            idleTimeout: server.idleTimeout.seconds,
+            maxConnections: OpenFileLimit.connections(wanted: server.maxConnections))
         return config
     }
 
@@ -158,6 +155,12 @@ struct Publish: AsyncParsableCommand {
                     + "\(configuration.server.apiURL(channel: channel))/pause (or kill -USR1 \(getpid()); -USR2 resumes)"
             )
         }
+        if configuration.serve, let access = configuration.server.viewerAccess {
+            notices.append(
+                "the channel is private: the watch link works for \(Self.lifetime(access.lifetime)) or more; "
+                    + "newer links from \(configuration.server.scheme)://\(configuration.server.displayHost):\(configuration.server.port)/api/channels "
+                    + "with Authorization: Bearer <viewer token>")
+        }
         for notice in notices { logger.notice("\(notice)") }
         let registry = PrometheusCollectorRegistry()
         var metricsFactory = PrometheusMetricsFactory(registry: registry)
@@ -168,6 +171,11 @@ struct Publish: AsyncParsableCommand {
     }
 
     /// The port must be free before anything starts.
+    /// `1 h`, `30 min`, `90 s`.
+    static func lifetime(_ seconds: Int) -> String {
+        seconds % 3600 == 0 ? "\(seconds / 3600) h" : seconds % 60 == 0 ? "\(seconds / 60) min" : "\(seconds) s"
+    }
+
     func checkPort() throws {
         guard !push.noServe else { return }
         if let problem = PortCheck.problem(host: server.host, port: server.port) {

@@ -76,10 +76,18 @@ struct Serve: AsyncParsableCommand {
             throw UsageError(message: "ONAIR_INGEST_TOKEN must be at least 16 characters, without spaces")
         }
         if let path = ingestTokens {
-            guard let data = FileManager.default.contents(atPath: path), data.count <= 1 << 20,
-                let text = String(data: data, encoding: .utf8)
-            else {
-                throw UsageError(message: "--ingest-tokens \(path) cannot be read as a text file of up to 1 MiB")
+            let bytes: [UInt8]
+            do throws(RegularFile.Problem) {
+                bytes = try RegularFile.read(path, limit: 1 << 20)
+            } catch {
+                switch error {
+                case .unreadable: throw UsageError(message: "--ingest-tokens \(path) cannot be read; check the path")
+                case .notRegular: throw UsageError(message: "--ingest-tokens \(path) is not a regular file")
+                case .tooLarge: throw UsageError(message: "--ingest-tokens \(path) is larger than 1 MiB")
+                }
+            }
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw UsageError(message: "--ingest-tokens \(path) is not UTF-8 text")
             }
             do throws(IngestTokens.Problem) {
                 tokens.byChannel = try IngestTokens.parse(file: text, isChannelName: Publish.isChannelName)
@@ -116,7 +124,10 @@ struct Serve: AsyncParsableCommand {
         let origin = OriginServer(
             configuration: .init(
                 server: ServerConfiguration(
-                    host: server.host, port: server.port, allowOrigin: server.allowOrigin, tls: server.tls),
+                    host: server.host, port: server.port, allowOrigin: server.allowOrigin, tls: server.tls,
+                    viewerAccess: try server.viewerAccess(environment: ProcessInfo.processInfo.environment),
+                    idleTimeout: server.idleTimeout.seconds,
+                    maxConnections: OpenFileLimit.connections(wanted: server.maxConnections)),
                 tokens: tokens,
                 channels: .init(playlistSize: playlistSize, publisherTimeout: publisherTimeout.seconds)),
             logger: Logger(label: "onair"), metrics: registry)

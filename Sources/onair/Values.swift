@@ -37,7 +37,8 @@ struct Bitrate: ExpressibleByArgument, CustomStringConvertible, Equatable {
             text = text.dropLast()
         }
         guard let number = Double(text), number > 0, number.isFinite else { return nil }
-        self.init(bitsPerSecond: Int((number * multiplier).rounded()))
+        // Held below what an Int can say, so any number reaches the option's range check.
+        self.init(bitsPerSecond: Int(min(number * multiplier, 1e15).rounded()))
     }
 
     var description: String {
@@ -62,8 +63,9 @@ struct DurationValue: ExpressibleByArgument, CustomStringConvertible, Equatable 
             unit = value
             text = text.dropLast()
         }
-        guard let number = Double(text), number.isFinite else { return nil }
-        self.init(seconds: number * unit)
+        guard let number = Double(text), number.isFinite, number >= 0 else { return nil }
+        // Held below what a Duration or an Int of nanoseconds can say; each option checks its range.
+        self.init(seconds: min(number * unit, 1e9))
     }
 
     /// In the largest unit that gives a whole number: `1h`, `10m`, `30s`, `2.5s`.

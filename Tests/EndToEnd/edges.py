@@ -136,11 +136,14 @@ class VarnishEdge:
 class Viewers:
     """`count` simulated Low-Latency HLS players on one edge, each on a keep-alive connection of its
     own, as a player requests: the playlist once, then for each part in turn the hinted part
-    (EXT-X-PRELOAD-HINT) and the blocking reload that lists it. Records every distinct URI asked for, and the errors."""
+    (EXT-X-PRELOAD-HINT) and the blocking reload that lists it. Records every distinct URI asked for, and the errors.
+    `query` (a private channel's `token=…`) is added to the playlist requests, as a player given a
+    signed link does; the hinted parts are requested as the playlist lists them."""
 
-    def __init__(self, port, count, channel="demo"):
+    def __init__(self, port, count, channel="demo", query=None):
         self.port = port
         self.channel = channel
+        self.query = f"&{query}" if query else ""
         self.uris = set()
         self.requests = 0
         self.errors = []
@@ -165,12 +168,12 @@ class Viewers:
     def view(self):
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=20)
         try:
-            status, body = self.get(connection, "media.m3u8")
+            status, body = self.get(connection, "media.m3u8" + self.query.replace("&", "?", 1))
             while not self.stopping.is_set() and status == 200:
                 text = body.decode()
                 msn, part = next_part(text)
                 self.get(connection, parse_parts(text)[1]["URI"].strip('"'))
-                status, body = self.get(connection, f"media.m3u8?_HLS_msn={msn}&_HLS_part={part}")
+                status, body = self.get(connection, f"media.m3u8?_HLS_msn={msn}&_HLS_part={part}{self.query}")
         except (OSError, http.client.HTTPException) as error:
             with self.lock:
                 self.errors.append(("connection", repr(error)))

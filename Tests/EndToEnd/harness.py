@@ -45,6 +45,9 @@ class Response:
     def text(self):
         return self.body.decode()
 
+    def json(self):
+        return json.loads(self.body)
+
 
 def fetch(url, headers=None, method="GET"):
     request = urllib.request.Request(url, headers=headers or {}, method=method)

@@ -32,3 +32,12 @@ def solid(width, height, rgba, layout="rgba8"):
         assert a == 255
         return png(width, height, 2, [[r, g, b] * width] * height)
     raise ValueError(layout)
+
+
+def write_png_header_only(path, width, height):
+    """A PNG that says it is `width` x `height` (RGBA) and holds no pixels: what a decoder would
+    allocate for before it finds out."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    header = chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0))
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + header + chunk(b"IDAT", zlib.compress(b"")) + chunk(b"IEND", b""))

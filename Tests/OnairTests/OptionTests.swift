@@ -78,6 +78,12 @@ import Testing
         #expect(DurationValue(argument: "2m")?.seconds == 120)
         #expect(DurationValue(argument: "1h")?.seconds == 3600)
         #expect(DurationValue(argument: "45")?.seconds == 45)
+        // Numbers no option takes are held where the range checks can refuse them, never trapping.
+        #expect(Bitrate(argument: "9223372036854775807")?.bitsPerSecond == 1_000_000_000_000_000)
+        #expect(Bitrate(argument: "100000000000000000000k")?.bitsPerSecond == 1_000_000_000_000_000)
+        #expect(DurationValue(argument: "18446744073709551616s")?.seconds == 1e9)
+        #expect(DurationValue(argument: "nan") == nil && DurationValue(argument: "-1s") == nil)
+        #expect(DurationValue(argument: "inf") == nil)
         #expect(
             ["\(DurationValue(seconds: 10))", "\(DurationValue(seconds: 90))", "\(DurationValue(seconds: 600))"] == [
                 "10s", "90s", "10m",

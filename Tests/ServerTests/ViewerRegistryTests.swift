@@ -46,4 +46,32 @@ import Testing
         registry.playlistRequested(channel: "a", by: "s:late", at: 20, window: 6)
         #expect(registry.count(channel: "a", at: 20, window: 6) == 1)
     }
+
+    /// A registry of channel `a` with as many players as it holds, all seen at `time`.
+    static func full(at time: Double) -> ViewerRegistry {
+        let registry = ViewerRegistry()
+        for index in 0..<ViewerRegistry.capacity {
+            registry.playlistRequested(channel: "a", by: "s:\(index)", at: time, window: 6)
+        }
+        return registry
+    }
+
+    @Test func aFullTableIsSweptAtMostOnceAWindow() {
+        let registry = Self.full(at: 1)
+        // Full: this newcomer's sweep finds no one gone, so it is not counted ...
+        registry.playlistRequested(channel: "a", by: "s:new1", at: 3, window: 6)
+        #expect(registry.count(channel: "a", at: 3, window: 6) == ViewerRegistry.capacity)
+        // ... and no sweep is made again for a window, though everyone has gone by then.
+        registry.playlistRequested(channel: "a", by: "s:new2", at: 7.5, window: 6)
+        #expect(registry.count(channel: "a", at: 7.5, window: 6) == 0)
+        // A window after the last sweep, the gone are swept and the newcomer counted.
+        registry.playlistRequested(channel: "a", by: "s:new3", at: 9.5, window: 6)
+        #expect(registry.count(channel: "a", at: 9.5, window: 6) == 1)
+    }
+
+    @Test func aKnownPlayerIsAlwaysCountedAgain() {
+        let registry = Self.full(at: 1)
+        registry.playlistRequested(channel: "a", by: "s:0", at: 5, window: 6)
+        #expect(registry.count(channel: "a", at: 7.5, window: 6) == 1, "only s:0 reloaded within the window")
+    }
 }

@@ -15,17 +15,23 @@ public final class WatermarkImage: Sendable {
         self.pixels = pixels
     }
 
+    /// The largest PNG file taken: 32 MiB, far more than any logo needs.
+    public static let fileLimit = 32 << 20
+    /// The largest side in pixels: 8192 (a decoded 8192x8192 picture is 256 MiB of RGBA).
+    public static let sideLimit = 8192
+
     /// Decodes a PNG file with libav's decoder in strict mode (CRCs checked, any damage fatal).
     public convenience init(contentsOf path: String) throws(WatermarkError) {
-        guard let file = fopen(path, "rb") else { throw .unreadable(path) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count <= 0 { break }
-            bytes += chunk[0..<count]
+        let bytes: [UInt8]
+        do throws(RegularFile.Problem) {
+            bytes = try RegularFile.read(path, limit: Self.fileLimit)
+        } catch {
+            switch error {
+            case .unreadable: throw .unreadable(path)
+            case .notRegular: throw .notRegularFile(path)
+            case .tooLarge: throw .fileTooLarge(path)
+            }
         }
-        fclose(file)
         try self.init(png: bytes, path: path)
     }
 
@@ -37,6 +43,7 @@ public final class WatermarkImage: Sendable {
         let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
         let height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
         guard width > 0, height > 0 else { throw .empty(path) }
+        guard width <= Self.sideLimit, height <= Self.sideLimit else { throw .tooLarge(path, width, height) }
         do {
             let frame = try PNGDecoder.decode(bytes)
             defer {
@@ -67,6 +74,9 @@ public enum WatermarkError: Error, CustomStringConvertible, Equatable {
     }
 
     case unreadable(String)
+    case notRegularFile(String)
+    case fileTooLarge(String)
+    case tooLarge(String, Int, Int)
     case notPNG(String)
     case corrupt(String, String)
     case empty(String)
@@ -75,6 +85,11 @@ public enum WatermarkError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .unreadable(let path): "--watermark \(path) cannot be read; check the path"
+        case .notRegularFile(let path): "--watermark \(path) is not a regular file"
+        case .fileTooLarge(let path):
+            "--watermark \(path) is larger than \(WatermarkImage.fileLimit >> 20) MiB; a watermark is a small PNG"
+        case .tooLarge(let path, let width, let height):
+            "--watermark \(path) at \(width)x\(height) is too large: at most \(WatermarkImage.sideLimit)x\(WatermarkImage.sideLimit) pixels; scale it down"
         case .notPNG(let path): "--watermark \(path) is not a PNG file; convert it to PNG"
         case .corrupt(let path, _): "--watermark \(path) is a damaged or truncated PNG; export it again"
         case .empty(let path): "--watermark \(path) has no pixels (zero width or height)"

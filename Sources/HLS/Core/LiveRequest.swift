@@ -34,6 +34,8 @@ public struct LiveRequest: Sendable, Equatable {
     public var skip: Skip?
     /// `session`: which player this is, when it says.
     public var session: String?
+    /// `token`: the signature of a private channel's URL, as given (checked by the server).
+    public var token: String?
 
     /// Parses the two path components as the router found them (percent-decoded) and the raw query.
     public static func parse(channel: String, file: String, query: String?) throws(Problem) -> LiveRequest {
@@ -46,7 +48,7 @@ public struct LiveRequest: Sendable, Equatable {
             guard let key = decode(pair[0]), let value = pair.count > 1 ? decode(pair[1]) : "" else {
                 throw .badQuery("the query is not percent-encoded correctly")
             }
-            guard key.hasPrefix("_HLS_") || key == "session" else { continue }
+            guard key.hasPrefix("_HLS_") || key == "session" || key == "token" else { continue }
             guard seen.insert(key).inserted else { throw .badQuery("\(key) is given twice") }
             switch key {
             case "_HLS_msn": request.msn = try number(value, name: key)
@@ -57,6 +59,9 @@ public struct LiveRequest: Sendable, Equatable {
             case "session":
                 // Not one of ours: counted by address instead, as players that send none are.
                 if isToken(value, limit: 64, dots: false) { request.session = value }
+            case "token":
+                // Not a token of ours: a private channel refuses the request as it refuses no token.
+                if isToken(value, limit: 128, dots: true) { request.token = value }
             default:
                 break  // a directive of a later version of the protocol
             }
@@ -92,7 +97,7 @@ public struct LiveRequest: Sendable, Equatable {
 
     /// Percent-decodes a query component (`+` is a space); nil when an escape is malformed or
     /// the bytes are not UTF-8.
-    static func decode(_ component: Substring) -> String? {
+    public static func decode(_ component: Substring) -> String? {
         var bytes: [UInt8] = []
         var iterator = component.utf8.makeIterator()
         while let byte = iterator.next() {

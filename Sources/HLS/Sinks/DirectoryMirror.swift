@@ -55,8 +55,9 @@ public final class DirectoryMirror: PublicationSink, @unchecked Sendable {
         var files: [String: [UInt8]] = [:]
         for name in named(by: playlist) {
             let path = folder.appendingPathComponent(name.description)
-            if isPlainFile(path), let bytes = FileManager.default.contents(atPath: path.path) {
-                files[name.description] = Array(bytes)
+            // A file too large to be one of ours is left as it is, as a missing one would be.
+            if isPlainFile(path), let bytes = try? RegularFile.read(path.path, limit: 64 << 20) {
+                files[name.description] = bytes
             }
         }
         return Timeline.PreviousRun(playlist: playlist, files: files)
@@ -64,8 +65,8 @@ public final class DirectoryMirror: PublicationSink, @unchecked Sendable {
 
     private static func readPlaylist(in folder: URL) -> MediaPlaylist? {
         let path = folder.appendingPathComponent(MediaFileName.mediaPlaylist.description)
-        guard isPlainFile(path), let data = FileManager.default.contents(atPath: path.path) else { return nil }
-        return MediaPlaylist.parse(String(decoding: data, as: UTF8.self))
+        guard isPlainFile(path), let bytes = try? RegularFile.read(path.path, limit: 4 << 20) else { return nil }
+        return MediaPlaylist.parse(String(decoding: bytes, as: UTF8.self))
     }
 
     /// The media files a playlist names under names this program writes.

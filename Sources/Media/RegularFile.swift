@@ -1,0 +1,37 @@
+import Glibc
+
+/// Reads a file a user names (a watermark, a certificate): only a regular file, never a device, a
+/// FIFO or a folder (which could block forever or never end), and never more than a limit.
+public enum RegularFile {
+    public enum Problem: Error, Equatable {
+        /// It does not exist, or this user may not read it.
+        case unreadable
+        /// A device, FIFO, socket or folder.
+        case notRegular
+        /// Larger than the limit.
+        case tooLarge(limit: Int)
+    }
+
+    /// The bytes of the regular file at `path`, at most `limit` of them.
+    public static func read(_ path: String, limit: Int) throws(Problem) -> [UInt8] {
+        // Opened without blocking, so a FIFO without a writer cannot hold the open; then looked at.
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .unreadable }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .unreadable }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .notRegular }
+        guard status.st_size <= limit else { throw .tooLarge(limit: limit) }
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                Glibc.read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+            }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }  // the file shrank while it was read
+            filled += count
+        }
+        return Array(bytes[0..<filled])
+    }
+}
