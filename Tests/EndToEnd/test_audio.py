@@ -5,6 +5,7 @@ import json
 import math
 import os
 import re
+import signal
 import struct
 import subprocess
 from datetime import datetime
@@ -135,11 +136,39 @@ def test_a_device_that_disappears_becomes_silence_then_comes_back(sound, tmp_pat
         output = finish(publisher)
     finally:
         publisher.kill()
+        if sound.process.poll() is not None:  # the other tests share the server
+            sound.start()
+            sound.play("desk", tones / "440.wav")
+            sound.play("mic", tones / "1000.wav")
     assert "[audio_device_lost] audio device pulse:desk.monitor failed" in output
     assert "sending silence and trying again every second" in output
     assert "[audio_device_recovered] audio device pulse:desk.monitor is back" in output
     final = MediaPlaylist((tmp_path / "live/demo/media.m3u8").read_text())
     assert final.ended and abs(final.duration - 8) < 0.1, "the stream kept its length"
+
+
+def test_a_sound_server_that_hangs_is_a_lost_device_not_a_stuck_broadcast(tmp_path):
+    # A stopped (SIGSTOP) PulseAudio delivers nothing and reports nothing: a blocking read would wait
+    # for good. The device counts as lost after 2 s without sound, and is back once the server is.
+    tone(tmp_path / "440.wav", 440, seconds=20)
+    server = SoundServer()
+    server.play("desk", tmp_path / "440.wav")
+    publisher = Publisher("--source", "test", "--size", "320x180", "--duration", "12s", "--hls-dir", str(tmp_path),
+                          "--audio", "pulse:desk.monitor", env=server.env)
+    try:
+        wait_until(lambda: (tmp_path / "live/demo/seg0.m4s").exists(), 20, what="the first segment")
+        os.kill(server.process.pid, signal.SIGSTOP)
+        wait_until(lambda: "[audio_device_lost]" in publisher.output(), 10, what="the device-lost warning: " + publisher.output())
+        os.kill(server.process.pid, signal.SIGCONT)
+        wait_until(lambda: "is back" in publisher.output(), 15, what="the device to be reopened")
+        output = finish(publisher)
+    finally:
+        publisher.kill()
+        os.kill(server.process.pid, signal.SIGCONT)
+        server.stop()
+    assert "audio device pulse:desk.monitor delivered nothing for 2 s: sending silence" in output
+    final = MediaPlaylist((tmp_path / "live/demo/media.m3u8").read_text())
+    assert final.ended and abs(final.duration - 12) < 0.1, "the stream kept its length"
 
 
 def test_an_unknown_device_lists_the_capture_devices(sound):

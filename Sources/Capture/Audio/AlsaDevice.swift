@@ -17,8 +17,6 @@ func checkALSA(_ code: Int32, _ operation: @autoclosure () -> String) throws(Als
     return code
 }
 
-/// One opened ALSA capture device, in whatever format, rate and channel count it offers
-/// nearest to 16-bit 48 kHz stereo. Owns the snd_pcm_t.
 /// An ALSA capture device as `onair devices` lists it.
 public struct CaptureDevice: Sendable, Equatable {
     /// What `--audio` takes: `pulse`, `hw:CARD=PCH,DEV=0`, …
@@ -27,7 +25,10 @@ public struct CaptureDevice: Sendable, Equatable {
     public var description: String?
 }
 
-final class AlsaDevice {
+/// One opened ALSA capture device, in whatever format, rate and channel count it offers
+/// nearest to 16-bit 48 kHz stereo. Owns the snd_pcm_t.
+/// Used by one thread at a time: opened on one, handed once to the `AlsaReader` that reads it.
+final class AlsaDevice: @unchecked Sendable {
     let name: String
     let format: SampleFormat
     let rate: Int
@@ -91,6 +92,8 @@ final class AlsaDevice {
         try checkALSA(snd_pcm_recover(pcm, Int32(count), 1), "snd_pcm_readi(\(name))")
         return 0
     }
+
+    var layout: AlsaLayout { AlsaLayout(format: format, rate: rate, channels: channels, period: periodFrames) }
 
     /// Frames captured but not yet read. Wraps `snd_pcm_delay`.
     var delay: Int {

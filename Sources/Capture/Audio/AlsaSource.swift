@@ -6,17 +6,25 @@ public import Media
 /// to the broadcast clock and corrected by a `DeviceClockTracker`: the device's clock drifting
 /// from ours is absorbed slowly (the encoder's resampler stretches or squeezes inaudibly), a step
 /// (a latency report settling, samples lost upstream) at once; no buffer is stamped from a bare,
-/// jittery clock read. Overruns are recovered and counted; a device that disappears is replaced
-/// by silence, with a warning, and reopened once a second.
+/// jittery clock read. Overruns are recovered and counted. The device is read on a thread of its
+/// own (`AlsaReader`); one that fails, or delivers nothing for `stallSeconds` (a sound server
+/// that hangs), is replaced by silence, with a warning, and opened again once a second.
 public final class AlsaSource: AudioSource, @unchecked Sendable {
+    /// How long a running device may deliver nothing before it counts as gone: a capture device
+    /// delivers at its rate for as long as it runs.
+    static let stallSeconds = 2.0
     public let name: String
     public let overruns = Counter()
     private let clock: MediaClock
     private let stop: StopSignal
     private let warn: @Sendable (String) -> Void
     private let report: EventReporter
-    private var device: AlsaDevice?
-    private var layout: (format: SampleFormat, rate: Int, channels: Int, period: Int)
+    /// The device opened by `init`, read from the first `read` on.
+    private var opened: AlsaDevice?
+    private var reader: AlsaReader?
+    /// An attempt to open the device again while it is away.
+    private var reopening: AlsaReader?
+    private let layout: AlsaLayout
     private var silentSince: Double?
     private var nextRetry = 0.0
     /// Samples read since the anchor, and the anchor's position.
@@ -39,8 +47,8 @@ public final class AlsaSource: AudioSource, @unchecked Sendable {
         self.stop = stop
         self.warn = warn
         let device = try AlsaDevice(name: name)
-        self.device = device
-        layout = (device.format, device.rate, device.channels, device.periodFrames)
+        opened = device
+        layout = device.layout
         tracker = DeviceClockTracker(rate: device.rate, readsPerSecond: device.rate / device.periodFrames)
     }
 
@@ -58,34 +66,36 @@ public final class AlsaSource: AudioSource, @unchecked Sendable {
     /// latency after they were captured, so reading goes on that much past the stop, and sound
     /// ends with the picture rather than a latency before it.
     public func read() throws -> AudioFrame? {
+        if let opened {
+            reader = AlsaReader(device: opened, clock: clock, overruns: overruns)
+            self.opened = nil
+        }
         while true {
             let now = clock.elapsed()
             // A device that stopped delivering still ends with the broadcast, two seconds late at most.
             if stop.shouldStop(at: now - 2) { return end() }
-            guard let device else {
+            guard let reader else {
                 let silent = try silence(at: now)
                 return stop.shouldStop(at: Double(silent.position) / Double(layout.rate)) ? end() : silent
             }
-            let frame = try AudioFrame(
-                format: layout.format, sampleRate: layout.rate, channelCount: layout.channels,
-                sampleCount: layout.period, position: 0)
-            let count: Int
             let overrunsBefore = overruns.current
-            do {
-                count = try device.read(into: frame, overruns: overruns)
-                if overruns.current > overrunsBefore { lostSamples = true }
-            } catch {
-                report(
-                    .audioDeviceLost,
-                    "audio device \(name) failed (\(error)): sending silence and trying again every second")
-                self.device = nil
-                silentSince = now
+            let reading: AlsaReader.Reading
+            switch reader.next(within: AlsaSource.stallSeconds) {
+            case .reading(let next):
+                reading = next
+            case .failed(let error):
+                lose("failed (\(error))", at: now)
+                continue
+            case .opened, nil:
+                reader.abandon()
+                lose("delivered nothing for \(Int(AlsaSource.stallSeconds)) s", at: now)
                 continue
             }
-            guard count > 0 else { continue }
-            frame.keepFirst(count)
-            let returned = clock.elapsed()
-            let captured = returned - Double(backlog(device, waited: returned - now) + count) / Double(layout.rate)
+            if overruns.current > overrunsBefore { lostSamples = true }
+            let frame = reading.frame
+            let count = frame.sampleCount
+            let captured =
+                reading.returned - Double(backlog(reading) + count) / Double(layout.rate)
             // Samples from before the broadcast began (the device was opened a moment earlier).
             guard captured >= 0 else { continue }
             let measured = captured * Double(layout.rate)
@@ -103,14 +113,23 @@ public final class AlsaSource: AudioSource, @unchecked Sendable {
         }
     }
 
-    /// Frames captured but not yet read, as the device reports them (`snd_pcm_delay`), but never
-    /// more than arrived while a read waited: a read that had to wait found less than a period,
-    /// so what is there now came in since. A sound server reports its whole buffer for the first
-    /// seconds before its first timing update; believed, it would stamp sound 250 ms early.
-    private func backlog(_ device: AlsaDevice, waited: Double) -> Int {
-        let reported = device.delay
-        guard waited > 0.25 * Double(layout.period) / Double(layout.rate) else { return reported }
-        return min(reported, Int(waited * Double(layout.rate)))
+    /// The device is gone: silence from now on, and an attempt to open it again once a second.
+    private func lose(_ what: String, at now: Double) {
+        report(.audioDeviceLost, "audio device \(name) \(what): sending silence and trying again every second")
+        reader = nil
+        silentSince = now
+        nextRetry = now + 1
+    }
+
+    /// Frames captured but not yet read, as the device reported them just after the read
+    /// (`snd_pcm_delay`), but never more than arrived while the read waited: a read that had to
+    /// wait found less than a period, so what is there now came in since. A sound server reports
+    /// its whole buffer for the first seconds before its first timing update; believed, it would
+    /// stamp sound 250 ms early.
+    private func backlog(_ reading: AlsaReader.Reading) -> Int {
+        let waited = reading.returned - reading.started
+        guard waited > 0.25 * Double(layout.period) / Double(layout.rate) else { return reading.delay }
+        return min(reading.delay, Int(waited * Double(layout.rate)))
     }
 
     /// The end of the stream, saying how many overruns there were.
@@ -121,17 +140,23 @@ public final class AlsaSource: AudioSource, @unchecked Sendable {
         return nil
     }
 
-    /// One period of silence, paced by the clock, while the device is away.
+    /// One period of silence, paced by the clock, while the device is away. Once a second (and
+    /// never two at once: an open can hang as well) the device is opened again on a reader of its
+    /// own, which takes over once it opened with the same layout.
     private func silence(at now: Double) throws -> AudioFrame {
-        if now >= nextRetry {
-            nextRetry = now + 1
-            if let reopened = try? AlsaDevice(name: name), reopened.format == layout.format,
-                reopened.rate == layout.rate, reopened.channels == layout.channels
-            {
-                device = reopened
+        if let attempt = reopening, let outcome = attempt.poll() {
+            reopening = nil
+            if case .opened(let reopened) = outcome, reopened == layout {
+                reader = attempt
                 report(.audioDeviceRecovered, "audio device \(name) is back")
                 silentSince = nil
+            } else {
+                attempt.abandon()
             }
+        }
+        if reopening == nil, reader == nil, now >= nextRetry {
+            nextRetry = now + 1
+            reopening = AlsaReader(opening: name, clock: clock, overruns: overruns)
         }
         let start = silentSince ?? now
         let frame = try AudioFrame(
