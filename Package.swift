@@ -116,6 +116,7 @@ let package = Package(
         .executableTarget(
             name: "RequestFuzzer", dependencies: ["HLS"], path: "Fuzz/RequestFuzzer", swiftSettings: swiftSettings),
         .testTarget(name: "HLSTests", dependencies: ["HLS"], swiftSettings: swiftSettings),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media"], swiftSettings: swiftSettings),
         .testTarget(name: "MediaTests", dependencies: ["Media", "Encoding", "Capture"], swiftSettings: swiftSettings),
         .testTarget(name: "EncodingTests", dependencies: ["Encoding", "Media"], swiftSettings: swiftSettings),
         .testTarget(name: "PushTests", dependencies: ["Push", "HLS", "Media"], swiftSettings: swiftSettings),

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A picture source the pacer pulls from once per output frame.
 public protocol VideoSource: AnyObject {
     var width: Int { get }
@@ -8,14 +10,53 @@ public protocol VideoSource: AnyObject {
     /// True while the source cannot see what it shares (its X server is gone): the pacer then
     /// shows a "screen unavailable" card over the last picture.
     var isInterrupted: Bool { get }
+    /// What capturing costs, for sources that read a screen.
+    var work: CaptureWork? { get }
 }
 
 extension VideoSource {
     public var isInterrupted: Bool { false }
+    public var work: CaptureWork? { nil }
 }
 
 /// A sound source read on its own thread; `read` blocks until the next samples are captured.
 public protocol AudioSource: AnyObject {
     /// The next run of samples, positioned on the broadcast clock; nil at end of stream.
     func read() throws -> AudioFrame?
+}
+
+/// What a picture source's capture costs, in pixels read from the screen and converted to the
+/// output: totals, and the rates over the last whole second of the broadcast clock.
+public final class CaptureWork: Sendable {
+    public struct Figures: Sendable, Equatable, Codable {
+        public var pixelsRead = 0
+        public var pixelsConverted = 0
+        public var pixelsReadPerSecond = 0
+        public var pixelsConvertedPerSecond = 0
+    }
+
+    private let state = Mutex<(figures: Figures, second: Int, read: Int, converted: Int)>((Figures(), 0, 0, 0))
+
+    public init() {}
+
+    /// Adds one frame slot's work, done `seconds` after the clock's anchor (zero for a slot with
+    /// nothing new: the rates still move on).
+    public func record(read: Int, converted: Int, at seconds: Double) {
+        state.withLock { state in
+            let second = Int(seconds.rounded(.down))
+            if second != state.second {
+                // The last whole second's rate; a second with no slot at all counts as idle.
+                let finished = second == state.second + 1
+                state.figures.pixelsReadPerSecond = finished ? state.read : 0
+                state.figures.pixelsConvertedPerSecond = finished ? state.converted : 0
+                (state.second, state.read, state.converted) = (second, 0, 0)
+            }
+            state.read += read
+            state.converted += converted
+            state.figures.pixelsRead += read
+            state.figures.pixelsConverted += converted
+        }
+    }
+
+    public var figures: Figures { state.withLock { $0.figures } }
 }

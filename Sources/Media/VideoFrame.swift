@@ -8,6 +8,10 @@ public final class VideoFrame: @unchecked Sendable {
     public var index: Int64 { frame.pointee.pts }
     public var width: Int { Int(frame.pointee.width) }
     public var height: Int { Int(frame.pointee.height) }
+    /// The parts that differ from the picture before (the rest was copied from it), set by the
+    /// source before it hands the frame on; nil when all of it is new. Work done once per picture
+    /// (the watermark) is done only there.
+    public var changedAreas: [PixelRect]?
 
     /// Allocates a writable yuv420p picture. Wraps `av_frame_get_buffer`.
     public init(width: Int, height: Int, index: Int64) throws(LibavError) {
@@ -65,6 +69,24 @@ public final class VideoFrame: @unchecked Sendable {
         try check(av_frame_ref(frame.pointer, other.frame), "av_frame_ref")
         frame.pointer.pointee.pts = index
         self.frame = frame.handOver()
+    }
+
+    /// Copies another picture of the same size into this one, plane by plane.
+    public func copyPicture(from other: VideoFrame) {
+        precondition(other.width == width && other.height == height)
+        for plane in 0..<3 {
+            other.withPlane(plane) { from, fromStride, columns, rows in
+                withPlane(plane) { to, toStride, _, _ in
+                    if fromStride == toStride {
+                        to.update(from: from, count: toStride * (rows - 1) + columns)
+                    } else {
+                        for row in 0..<rows {
+                            (to + row * toStride).update(from: from + row * fromStride, count: columns)
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Borrows one plane for writing: its bytes, its stride, and its size in pixels.

@@ -128,7 +128,7 @@ public final class Broadcast: Sendable {
             }
         let control = BroadcastControl(
             channel: config.channel, pause: pause, stop: stop, clock: clock, hub: hub, pacer: pacer, stats: stats,
-            store: store)
+            store: store, work: videoSource.work)
         let pipeline = PipelineService(
             pacer: pacer, videoSource: videoSource, videoEncoder: videoEncoder, audioSource: audioSource,
             audioEncoder: audioEncoder, packaging: packaging, sinks: sinks, rtmp: rtmp, stop: stop, pause: pause,

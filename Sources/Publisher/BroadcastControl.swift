@@ -15,11 +15,13 @@ final class BroadcastControl: ChannelControl {
     private let repeated: Counter
     private let stats: BroadcastStats
     private let store: LiveStore
+    private let work: CaptureWork?
 
     init(
         channel: String, pause: PauseSwitch, stop: StopSignal, clock: MediaClock, hub: EventHub, pacer: Pacer,
-        stats: BroadcastStats, store: LiveStore
+        stats: BroadcastStats, store: LiveStore, work: CaptureWork?
     ) {
+        self.work = work
         self.channel = channel
         self.pauseSwitch = pause
         self.stopSignal = stop
@@ -53,7 +55,8 @@ final class BroadcastControl: ChannelControl {
         ChannelStatistics(
             framesCaptured: captured.current, framesEncoded: stats.framesEncoded.current,
             framesRepeated: repeated.current, framesDropped: stats.framesDropped.current,
-            bytesOut: stats.videoBytes.current + stats.audioBytes.current, segmentsOut: store.summary().segments)
+            bytesOut: stats.videoBytes.current + stats.audioBytes.current, segmentsOut: store.summary().segments,
+            capture: work?.figures)
     }
 
     func events() -> AsyncStream<BroadcastEvent> {

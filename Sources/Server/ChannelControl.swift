@@ -23,11 +23,15 @@ public struct ChannelStatistics: Sendable, Equatable, Codable {
     public var framesDropped: Int
     public var bytesOut: Int
     public var segmentsOut: Int
+    /// Pixels read from the screen and converted, in total and over the last second (screen
+    /// sources only): what a changed part of the screen costs.
+    public var capture: CaptureWork.Figures?
 
     public init(
         framesCaptured: Int, framesEncoded: Int, framesRepeated: Int, framesDropped: Int, bytesOut: Int,
-        segmentsOut: Int
+        segmentsOut: Int, capture: CaptureWork.Figures? = nil
     ) {
+        self.capture = capture
         self.framesCaptured = framesCaptured
         self.framesEncoded = framesEncoded
         self.framesRepeated = framesRepeated

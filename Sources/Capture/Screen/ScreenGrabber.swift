@@ -3,11 +3,15 @@ import Glibc
 import Media
 
 /// Reads a rectangle of the root window as 32-bit BGRX: through a shared-memory XImage where
-/// the server offers MIT-SHM, with plain XGetImage otherwise. Owns the image and its segment.
+/// the server offers MIT-SHM, with plain XGetImage otherwise. One shared segment, as large as the
+/// largest rectangle read so far, serves every smaller one (a changed part of the screen). Owns
+/// the image and its segment.
 final class ScreenGrabber {
     private let display: X11Display
     private var image: UnsafeMutablePointer<XImage>?
     private var segment = XShmSegmentInfo()
+    /// The pixels the segment holds.
+    private var capacity = 0
     let sharedMemory: Bool
 
     init(display: X11Display) {
@@ -21,15 +25,28 @@ final class ScreenGrabber {
         _ body: (_ pixels: UnsafeMutablePointer<UInt8>, _ stride: Int) throws -> R
     ) throws -> R {
         if sharedMemory {
-            if image == nil || Int(image!.pointee.width) != width || Int(image!.pointee.height) != height {
+            if image == nil || width * height > capacity {
                 release()
                 try attach(width: width, height: height)
             }
-            guard XShmGetImage(display.display, display.root, image, Int32(x), Int32(y), CX11_AllPlanes) != 0 else {
+            // The server writes the rectangle's rows one after the other, so an image header of
+            // the rectangle's own size over the same segment reads it.
+            let screen = XDefaultScreen(display.display)
+            guard
+                let part = XShmCreateImage(
+                    display.display, XDefaultVisual(display.display, screen),
+                    UInt32(XDefaultDepth(display.display, screen)), ZPixmap, segment.shmaddr, &segment,
+                    UInt32(width), UInt32(height))
+            else { throw CaptureError.x11("XShmCreateImage failed for \(width)x\(height)") }
+            defer {
+                part.pointee.data = nil
+                _ = CX11_destroyImage(part)
+            }
+            guard XShmGetImage(display.display, display.root, part, Int32(x), Int32(y), CX11_AllPlanes) != 0 else {
                 throw CaptureError.x11("XShmGetImage failed for \(width)x\(height)+\(x)+\(y)")
             }
-            return try image!.pointee.data.withMemoryRebound(to: UInt8.self, capacity: 1) {
-                try body($0, Int(image!.pointee.bytes_per_line))
+            return try part.pointee.data.withMemoryRebound(to: UInt8.self, capacity: 1) {
+                try body($0, Int(part.pointee.bytes_per_line))
             }
         }
         guard
@@ -80,6 +97,7 @@ final class ScreenGrabber {
         // Marked for removal now: the kernel frees it when both sides detach, even after a crash.
         shmctl(segment.shmid, IPC_RMID, nil)
         image = created
+        capacity = width * height
     }
 
     private func release() {
@@ -90,6 +108,7 @@ final class ScreenGrabber {
         _ = CX11_destroyImage(image)
         shmdt(segment.shmaddr)
         self.image = nil
+        capacity = 0
     }
 
     deinit {

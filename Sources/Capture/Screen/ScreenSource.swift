@@ -32,6 +32,11 @@ public final class ScreenSource: VideoSource, @unchecked Sendable {
     private var damage: DamageWatch?
     private var lastRect: PixelRect?
     private var lastPointer: (x: Int16, y: Int16, serial: UInt) = (0, 0, 0)
+    private var lastPointerPlace: PixelRect?
+    /// The last picture sent: a frame with a few changes is this one with those parts redrawn.
+    private var previous: VideoFrame?
+    private let counts = CaptureWork()
+    public var work: CaptureWork? { counts }
     private var hiddenWarned = false
     private var goneSince: Double?
     /// When the X server went away, and when to try it again.
@@ -106,6 +111,7 @@ public final class ScreenSource: VideoSource, @unchecked Sendable {
         grabber = ScreenGrabber(display: fresh)
         damage = DamageWatch(display: fresh)
         lastRect = nil
+        previous = nil
         self.lostSince = nil
         report(.captureRecovered, "the X server of \(fresh.name) is back: capturing again")
         return true
@@ -115,20 +121,58 @@ public final class ScreenSource: VideoSource, @unchecked Sendable {
         // Read every frame: after a resolution change the picture is fitted again into the same output.
         let screen = display.currentScreen()
         guard let rect = area(on: screen, at: seconds) else {
+            counts.record(read: 0, converted: 0, at: seconds)
             return lastRect == nil ? try black(index: index) : nil
         }
-        let damaged = damage?.takeReports() ?? true
+        // Root coordinates; nil: not known (no XDamage), so everything.
+        var changes = damage?.takeChanges()
         // One round trip a frame for the pointer: whether it moved, and its picture to draw.
         let pointer = cursor ? XFixesGetCursorImage(display.display) : nil
         defer { if let pointer { XFree(pointer) } }
-        let pointerMoved = pointer.map(moved) ?? false
-        if rect == lastRect, !damaged, !pointerMoved { return nil }
+        if let pointer, let moved = moved(pointer) { changes?.append(contentsOf: moved) }
+        let whole = rect != lastRect || previous == nil || changes == nil
+        let boxes =
+            whole
+            ? [PixelRect(x: 0, y: 0, width: rect.width, height: rect.height)]
+            : DamageRegions.merge(
+                changes!.map { PixelRect(x: $0.x - rect.x, y: $0.y - rect.y, width: $0.width, height: $0.height) },
+                within: PixelRect(x: 0, y: 0, width: rect.width, height: rect.height))
+        guard !boxes.isEmpty else {
+            counts.record(read: 0, converted: 0, at: seconds)
+            return nil
+        }
         lastRect = rect
         let frame = try pool.makeFrame(index: index)
-        try grabber.grab(x: rect.x, y: rect.y, width: rect.width, height: rect.height) { pixels, stride in
-            if let pointer { draw(pointer.pointee, into: pixels, stride: stride, area: rect) }
-            try fitter.fit(pixels, stride: stride, width: rect.width, height: rect.height, into: frame)
+        if boxes.count == 1, boxes[0].width == rect.width, boxes[0].height == rect.height {
+            try grabber.grab(x: rect.x, y: rect.y, width: rect.width, height: rect.height) { pixels, stride in
+                if let pointer { draw(pointer.pointee, into: pixels, stride: stride, area: rect) }
+                try fitter.fit(pixels, stride: stride, width: rect.width, height: rect.height, into: frame)
+            }
+            counts.record(read: rect.width * rect.height, converted: width * height, at: seconds)
+        } else {
+            // The picture before, with the changed pieces redrawn.
+            frame.copyPicture(from: previous!)
+            let mapping = fitter.mapping(width: rect.width, height: rect.height)
+            var read = 0, converted = 0
+            var kept: [PixelRect] = []
+            for box in boxes {
+                let piece = mapping.piece(for: box)
+                let source = PixelRect(
+                    x: rect.x + piece.source.x, y: rect.y + piece.source.y, width: piece.source.width,
+                    height: piece.source.height)
+                try grabber.grab(x: source.x, y: source.y, width: source.width, height: source.height) {
+                    pixels, stride in
+                    if let pointer { draw(pointer.pointee, into: pixels, stride: stride, area: source) }
+                    try fitter.fit(piece: piece, pixels, stride: stride, into: frame)
+                }
+                read += source.width * source.height
+                converted += piece.output.width * piece.output.height
+                kept.append(piece.kept)
+            }
+            frame.changedAreas = kept
+            counts.record(read: read, converted: converted, at: seconds)
         }
+        previous = frame
         return frame
     }
 
@@ -178,11 +222,20 @@ public final class ScreenSource: VideoSource, @unchecked Sendable {
         return frame
     }
 
-    /// Whether the pointer moved or changed shape since the last frame.
-    private func moved(_ image: UnsafeMutablePointer<XFixesCursorImage>) -> Bool {
-        let now = (image.pointee.x, image.pointee.y, UInt(image.pointee.cursor_serial))
-        defer { lastPointer = (now.0, now.1, now.2) }
-        return now != lastPointer
+    /// Where the pointer was drawn and is now, when it moved or changed shape since the last
+    /// frame (root coordinates); nil when it did not.
+    private func moved(_ image: UnsafeMutablePointer<XFixesCursorImage>) -> [PixelRect]? {
+        let cursor = image.pointee
+        let now = (cursor.x, cursor.y, UInt(cursor.cursor_serial))
+        let place = PixelRect(
+            x: Int(cursor.x) - Int(cursor.xhot), y: Int(cursor.y) - Int(cursor.yhot), width: Int(cursor.width),
+            height: Int(cursor.height))
+        defer {
+            lastPointer = (now.0, now.1, now.2)
+            lastPointerPlace = place
+        }
+        guard now != lastPointer else { return nil }
+        return [place] + (lastPointerPlace.map { [$0] } ?? [])
     }
 
     /// Draws the pointer's image (premultiplied ARGB) over the grabbed BGRX pixels.
@@ -206,38 +259,5 @@ public final class ScreenSource: VideoSource, @unchecked Sendable {
                 }
             }
         }
-    }
-}
-
-/// XDamage on the root window: tells whether anything on screen changed since the last look.
-final class DamageWatch {
-    private let display: X11Display
-    private let handle: Damage
-    private let notify: Int32
-
-    init?(display: X11Display) {
-        var eventBase: Int32 = 0, errorBase: Int32 = 0
-        guard XDamageQueryExtension(display.display, &eventBase, &errorBase) != 0 else { return nil }
-        self.display = display
-        notify = CX11_damageNotify(eventBase)
-        handle = XDamageCreate(display.display, display.root, XDamageReportNonEmpty)
-    }
-
-    /// True when the screen changed since the last call (or no report could be read).
-    func takeReports() -> Bool {
-        var damaged = false
-        var event = XEvent()
-        while XPending(display.display) > 0 {
-            XNextEvent(display.display, &event)
-            if event.type == notify { damaged = true }
-        }
-        if damaged {
-            XDamageSubtract(display.display, handle, 0, 0)
-        }
-        return damaged
-    }
-
-    deinit {
-        if !display.isLost { XDamageDestroy(display.display, handle) }
     }
 }

@@ -68,21 +68,36 @@ public final class WatermarkOverlay: Sendable {
         self.red = red
     }
 
-    /// Blends the watermark into a frame in place: out = in × (1 − α) + α·colour, rounded.
+    /// Blends the watermark into a frame in place: out = in × (1 − α) + α·colour, rounded. A frame
+    /// that is the picture before with some parts redrawn (`changedAreas`) already carries the
+    /// watermark elsewhere: only where those parts overlap it is it blended again.
     public func apply(to frame: VideoFrame) {
-        Self.blend(luma, into: frame, plane: 0, x: x, y: y, rows: height)
-        Self.blend(blue, into: frame, plane: 1, x: x / 2, y: y / 2, rows: height / 2)
-        Self.blend(red, into: frame, plane: 2, x: x / 2, y: y / 2, rows: height / 2)
+        let own = PixelRect(x: x, y: y, width: width, height: height)
+        for area in frame.changedAreas ?? [own] {
+            guard let overlap = area.clipped(to: own) else { continue }
+            // Even bounds, so the chroma samples are whole (changed areas are even already).
+            let left = overlap.x & ~1, top = overlap.y & ~1
+            let right = min(x + width, (overlap.x + overlap.width + 1) & ~1)
+            let bottom = min(y + height, (overlap.y + overlap.height + 1) & ~1)
+            let part = PixelRect(x: left - x, y: top - y, width: right - left, height: bottom - top)
+            Self.blend(luma, into: frame, plane: 0, at: (x, y), part: part)
+            let half = PixelRect(x: part.x / 2, y: part.y / 2, width: part.width / 2, height: part.height / 2)
+            Self.blend(blue, into: frame, plane: 1, at: (x / 2, y / 2), part: half)
+            Self.blend(red, into: frame, plane: 2, at: (x / 2, y / 2), part: half)
+        }
     }
 
-    private static func blend(_ overlay: Plane, into frame: VideoFrame, plane: Int, x: Int, y: Int, rows: Int) {
+    /// Blends `part` of the overlay (in its own samples) into a plane whose overlay starts at `at`.
+    private static func blend(
+        _ overlay: Plane, into frame: VideoFrame, plane: Int, at origin: (x: Int, y: Int), part: PixelRect
+    ) {
         frame.withPlane(plane) { bytes, stride, _, _ in
             overlay.alpha.withUnsafeBufferPointer { alpha in
                 overlay.value.withUnsafeBufferPointer { value in
-                    for row in 0..<rows {
-                        let line = bytes + (y + row) * stride + x
+                    for row in part.y..<(part.y + part.height) {
+                        let line = bytes + (origin.y + row) * stride + origin.x
                         let base = row * overlay.width
-                        for column in 0..<overlay.width {
+                        for column in part.x..<(part.x + part.width) {
                             let a = alpha[base + column]
                             guard a != 0 else { continue }
                             let under = UInt32(line[column])
