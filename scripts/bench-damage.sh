@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# What sharing a screen costs when little of it changes: onair and `ffmpeg -f x11grab` with the
+# same scaling and encoder settings, side by side in one run, on four Xvfb screens, and beside
+# each the cost of x264 alone on the same output (the floor both stand on).
+#
+#   scripts/bench-damage.sh [seconds]      (default 20)
+#
+# Screens (a still textured backdrop, tests' xscene.py; ffplay animates testsrc2 in a window):
+#   3840x2160 → 1920x1080 with a 320x240 area animated      goal: onair ≤ 0.35× ffmpeg's CPU
+#   1920x1080, the same                                     goal: ≤ 0.5×
+#   1920x1080, still                                        goal: ≤ 0.5×
+#   1280x720, all of it animated                            goal: ≤ 0.9× (must not get worse)
+# Video only (sound costs both the same), H.264 libx264 veryfast/zerolatency capped at 2500k,
+# keyframe every 60 frames, fMP4 HLS in 2-second segments, bicubic scaling. The floor: onair's
+# own output decoded to raw pictures beforehand, then encoded again by ffmpeg with the same
+# settings, paced in real time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-20}
+ONAIR_BUILD=release scripts/setup.sh >/dev/null
+work=$(mktemp -d)
+pids=()
+trap 'kill "${pids[@]}" 2>/dev/null; rm -rf "$work"' EXIT
+source scripts/bench/common.sh
+display_number=91
+encoder=(-c:v libx264 -preset veryfast -tune zerolatency -pix_fmt yuv420p -g 60 -keyint_min 60 -sc_threshold 0
+    -b:v 2500k -maxrate 2500k -bufsize 2500k)
+
+screen() {  # width height: a new Xvfb with the still backdrop
+    kill "${pids[@]}" 2>/dev/null || true
+    wait 2>/dev/null || true
+    pids=()
+    Xvfb :$display_number -screen 0 "${1}x${2}x24" -nolisten tcp -noreset >/dev/null 2>&1 &
+    pids+=($!)
+    until DISPLAY=:$display_number xdpyinfo >/dev/null 2>&1; do sleep 0.2; done
+    mkdir -p "$work/scene"
+    # The scene answers "ok" once drawn; its stdin stays open (a FIFO) so it keeps running.
+    rm -f "$work/scene/in" && mkfifo "$work/scene/in"
+    DISPLAY=:$display_number /usr/bin/python3 Tests/EndToEnd/xscene.py "$1" "$2" "$work/scene" \
+        <"$work/scene/in" >"$work/scene/out" &
+    pids+=($!)
+    exec 9>"$work/scene/in"
+    until grep -q ok "$work/scene/out" 2>/dev/null; do sleep 0.2; done
+}
+
+animate() {  # width height x y: ffplay showing testsrc2 there
+    DISPLAY=:$display_number ffplay -v error -an -noborder -left "$3" -top "$4" -f lavfi \
+        "testsrc2=size=${1}x${2}:rate=30" &
+    pids+=($!)
+    until DISPLAY=:$display_number xwininfo -root -tree | grep -q testsrc2; do sleep 0.2; done
+}
+
+run() {  # key label width height output goal: onair, ffmpeg, and the floor on what the display shows
+    local key=$1 label=$2 width=$3 height=$4 output=$5 goal=$6 ours theirs floor port
+    port=$(free_port)
+    ours=$(DISPLAY=:$display_number measure "onair-$key" .build/release/onair publish --channel bench \
+        --duration "${seconds}s" --host 127.0.0.1 --port "$port" --hls-dir "$work/onair-$key" --source screen \
+        --no-cursor --audio none --size "$output" --playlist-size $((seconds / 2 + 2)))
+    mkdir -p "$work/ffmpeg-$key"
+    theirs=$(measure "ffmpeg-$key" ffmpeg -hide_banner -nostdin -f x11grab -framerate 30 -draw_mouse 0 \
+        -video_size "${width}x${height}" -i ":$display_number" -t "$seconds" \
+        -vf "scale=${output/x/:}:flags=bicubic" "${encoder[@]}" \
+        -f hls -hls_time 2 -hls_list_size 6 -hls_segment_type fmp4 -hls_flags delete_segments \
+        "$work/ffmpeg-$key/index.m3u8")
+    # The floor: onair's pictures, decoded beforehand, encoded again in real time.
+    local media="$work/onair-$key/live/bench"
+    (cd "$media" && cat init.mp4 $(grep -v '^#' media.m3u8)) |
+        ffmpeg -v error -i - -f rawvideo -pix_fmt yuv420p "$work/raw-$key.yuv"
+    floor=$(measure "floor-$key" ffmpeg -hide_banner -nostdin -re -f rawvideo -pix_fmt yuv420p \
+        -video_size "$output" -framerate 30 -i "$work/raw-$key.yuv" "${encoder[@]}" -f null -)
+    rm -f "$work/raw-$key.yuv"
+    read -r _ our_cpu our_rss <<<"$ours"
+    read -r _ their_cpu their_rss <<<"$theirs"
+    read -r _ floor_cpu _ <<<"$floor"
+    printf "%-40s %8.2f %8.2f %7.2fx %6s %8.2f %9.1f %9.1f %7.2fx\n" "$label" "$our_cpu" "$their_cpu" \
+        "$(echo "$our_cpu / $their_cpu" | bc -l)" "$goal" "$floor_cpu" "$(echo "$our_rss / 1024" | bc -l)" \
+        "$(echo "$their_rss / 1024" | bc -l)" "$(echo "$our_rss / $their_rss" | bc -l)"
+    grep -h "stopped channel" "$work/onair-$key.log" | sed 's/^.*stopped/    onair: stopped/' || true
+}
+
+printf "%s s per run, 30 fps, libx264 veryfast/zerolatency 2500k, bicubic scaling, video only\n" "$seconds"
+printf "%-40s %8s %8s %8s %6s %8s %9s %9s %8s\n" "" "onair s" "ffmpeg s" "ratio" "goal" "x264 s" \
+    "onair MiB" "ffmpeg MiB" "RSS"
+screen 3840 2160
+animate 320 240 1500 900
+run 4k "3840x2160 -> 1920x1080, 320x240 animated" 3840 2160 1920x1080 0.35
+screen 1920 1080
+animate 320 240 800 400
+run hd "1920x1080, 320x240 animated" 1920 1080 1920x1080 0.5
+screen 1920 1080
+run still "1920x1080, still" 1920 1080 1920x1080 0.5
+screen 1280 720
+animate 1280 720 0 0
+run full "1280x720, all animated" 1280 720 1280x720 0.9
+echo "(CPU seconds for the whole run; ratio: onair / ffmpeg; x264 s: x264 alone on onair's output;"
+echo " RSS: peak resident memory, onair / ffmpeg)"
