@@ -6,12 +6,11 @@ screen with a blinking caret reads a tiny part of the screen."""
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from harness import Publisher, fetch, wait_until
+from harness import Publisher, wait_until
 from hls_rules import MediaPlaylist
 from xserver import XServer
 
@@ -101,7 +100,8 @@ def test_a_picture_redrawn_in_parts_equals_the_whole_screen_converted(tmp_path, 
             server.run("xdotool", "mousemove", str(place[0]), str(place[1]))
         # Still now: a whole second in which nothing was read, then one more frame slot.
         wait_until(lambda: capture_figures(parts)["pixelsReadPerSecond"] == 0, 15, what="a still screen")
-        figures = capture_figures(parts)
+        stats = json.loads(parts.control(method="GET").text)["stats"]
+        figures = stats["capture"]
         assert parts.stop() == 0, parts.output()
         # The same screen converted whole: a new broadcast's first picture.
         whole = publish(server, tmp_path / "whole", output, "--duration", "2s")
@@ -112,8 +112,8 @@ def test_a_picture_redrawn_in_parts_equals_the_whole_screen_converted(tmp_path, 
             whole.kill()
         scene.stop()
         server.stop()
-    # Parts were read: less than the whole screen at every frame.
-    assert 0 < figures["pixelsRead"] < 0.6 * width * height * 30 * 3, figures
+    # Parts were read: on average well under the whole screen for each picture captured.
+    assert 0 < figures["pixelsRead"] < 0.5 * width * height * stats["framesCaptured"], stats
     ours = last_frame_planes(tmp_path / "parts", out_width, out_height)
     reference = last_frame_planes(tmp_path / "whole", out_width, out_height)
     for name, (a, w, h), (b, _, _) in zip("YUV", ours, reference):
