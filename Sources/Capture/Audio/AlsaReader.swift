@@ -15,6 +15,8 @@ final class AlsaReader: @unchecked Sendable {
         let returned: Double
         /// Frames the device held but not yet read, just after the read (`snd_pcm_delay`).
         let delay: Int
+        /// Samples were lost (an overrun) just before these.
+        let afterOverrun: Bool
     }
 
     enum Outcome: @unchecked Sendable {
@@ -78,17 +80,22 @@ final class AlsaReader: @unchecked Sendable {
         _ device: AlsaDevice, clock: MediaClock, overruns: Counter, into outcomes: BoundedQueue<Outcome>
     ) {
         let layout = device.layout
+        var overran = false
         while !outcomes.isClosed {
             do {
                 let frame = try AudioFrame(
                     format: layout.format, sampleRate: layout.rate, channelCount: layout.channels,
                     sampleCount: layout.period, position: 0)
                 let started = clock.elapsed()
+                let overrunsBefore = overruns.current
                 let count = try device.read(into: frame, overruns: overruns)
+                overran = overran || overruns.current > overrunsBefore
                 guard count > 0 else { continue }
                 frame.keepFirst(count)
                 let returned = clock.elapsed()
-                let reading = Reading(frame: frame, started: started, returned: returned, delay: device.delay)
+                let reading = Reading(
+                    frame: frame, started: started, returned: returned, delay: device.delay, afterOverrun: overran)
+                overran = false
                 if !outcomes.push(.reading(reading)) { return }
             } catch {
                 outcomes.push(.failed(error))

@@ -35,6 +35,7 @@ public final class AlsaSource: AudioSource, @unchecked Sendable {
     /// Samples were lost (an overrun): the count jumps to where the clock says, and the encoder's
     /// resampler fills the gap with silence, rather than sound running late from then on.
     private var lostSamples = false
+    private var ended = false
 
     /// Opens the device now, so a wrong name is refused before the broadcast starts.
     public init(
@@ -66,6 +67,7 @@ public final class AlsaSource: AudioSource, @unchecked Sendable {
     /// latency after they were captured, so reading goes on that much past the stop, and sound
     /// ends with the picture rather than a latency before it.
     public func read() throws -> AudioFrame? {
+        if ended { return nil }
         if let opened {
             reader = AlsaReader(device: opened, clock: clock, overruns: overruns)
             self.opened = nil
@@ -78,7 +80,6 @@ public final class AlsaSource: AudioSource, @unchecked Sendable {
                 let silent = try silence(at: now)
                 return stop.shouldStop(at: Double(silent.position) / Double(layout.rate)) ? end() : silent
             }
-            let overrunsBefore = overruns.current
             let reading: AlsaReader.Reading
             switch reader.next(within: AlsaSource.stallSeconds) {
             case .reading(let next):
@@ -91,7 +92,7 @@ public final class AlsaSource: AudioSource, @unchecked Sendable {
                 lose("delivered nothing for \(Int(AlsaSource.stallSeconds)) s", at: now)
                 continue
             }
-            if overruns.current > overrunsBefore { lostSamples = true }
+            if reading.afterOverrun { lostSamples = true }
             let frame = reading.frame
             let count = frame.sampleCount
             let captured =
@@ -132,8 +133,11 @@ public final class AlsaSource: AudioSource, @unchecked Sendable {
         return min(reading.delay, Int(waited * Double(layout.rate)))
     }
 
-    /// The end of the stream, saying how many overruns there were.
+    /// The end of the stream, saying how many overruns there were. The readers stop reading.
     private func end() -> AudioFrame? {
+        ended = true
+        reader?.abandon()
+        reopening?.abandon()
         if overruns.current > 0 {
             warn("audio device \(name): \(overruns.current) overruns (samples lost while onair was held up), recovered")
         }
@@ -146,7 +150,10 @@ public final class AlsaSource: AudioSource, @unchecked Sendable {
     private func silence(at now: Double) throws -> AudioFrame {
         if let attempt = reopening, let outcome = attempt.poll() {
             reopening = nil
-            if case .opened(let reopened) = outcome, reopened == layout {
+            // The same samples as before (the period may differ: reads come in any length).
+            if case .opened(let reopened) = outcome, reopened.format == layout.format, reopened.rate == layout.rate,
+                reopened.channels == layout.channels
+            {
                 reader = attempt
                 report(.audioDeviceRecovered, "audio device \(name) is back")
                 silentSince = nil
