@@ -112,16 +112,20 @@ def test_a_picture_redrawn_in_parts_equals_the_whole_screen_converted(tmp_path, 
             whole.kill()
         scene.stop()
         server.stop()
-    # Parts were read: on average well under the whole screen for each picture captured.
-    assert 0 < figures["pixelsRead"] < 0.5 * width * height * stats["framesCaptured"], stats
+    # Parts were read: less than the whole screen for each picture captured (every picture read
+    # whole would make these equal; the screen is still, so no picture is half counted).
+    assert 0 < figures["pixelsRead"] < width * height * stats["framesCaptured"], stats
+    assert figures["pixelsConverted"] < out_width * out_height * stats["framesCaptured"], stats
     ours = last_frame_planes(tmp_path / "parts", out_width, out_height)
     reference = last_frame_planes(tmp_path / "whole", out_width, out_height)
     for name, (a, w, h), (b, _, _) in zip("YUV", ours, reference):
         worst = worst_block(a, b, w, h)
-        # Encoded at 30 Mb/s, two encodes of one picture differ by at most about one level in any
-        # 4x4 block (1.0 to 1.125 measured). A stale part differs by tens; the seams of pieces
-        # converted without their margins by 1.6 to 3.3 (measured with the margins taken out).
-        assert worst[0] < 1.75, f"{name}: the 4x4 block at {worst[1]},{worst[2]} differs by {worst[0]:.2f} on average"
+        # Encoded at 30 Mb/s, two encodes of one picture differ by codec noise alone: 1.0 to 1.13
+        # in the worst 4x4 block when the machine is idle, up to 1.81 under a full test run's load
+        # (spread evenly, no row or column standing out). A stale part differs by tens; the seams
+        # of 3840x2160 → 1920x1080 pieces converted without their margins by 2.9 to 3.0 (measured
+        # with the margins taken out). At 1:1 such seams stay within the noise (1.75 at most).
+        assert worst[0] < 2.5, f"{name}: the 4x4 block at {worst[1]},{worst[2]} differs by {worst[0]:.2f} on average"
 
 
 def test_a_blinking_caret_reads_a_tiny_part_of_the_screen(tmp_path):
