@@ -29,7 +29,16 @@ public final class Pacer {
 
     /// Runs until the stop signal's media time; closes `output` when done.
     public func run(source: any VideoSource, into output: BoundedQueue<VideoFrame>, until stop: StopSignal) throws {
-        defer { output.close() }
+        try run(source: source, into: [output], until: stop)
+    }
+
+    /// The same, each frame going to every queue: one per rendition's encoder, each dropping its
+    /// own late frames, so a slow encoder never holds back another.
+    public func run(source: any VideoSource, into outputs: [BoundedQueue<VideoFrame>], until stop: StopSignal) throws {
+        defer { outputs.forEach { $0.close() } }
+        func push(_ frame: VideoFrame) {
+            for output in outputs { output.push(frame) }
+        }
         var last: VideoFrame?
         var card: (kind: StandbyCard, frame: VideoFrame)?
         var index: Int64 = 0
@@ -49,7 +58,7 @@ public final class Pacer {
                 }
                 last = fresh
                 card = nil
-                output.push(fresh)
+                push(fresh)
             } else if let standby = paused ? StandbyCard.paused : source.isInterrupted ? .unavailable : nil {
                 if card?.kind != standby {
                     card = (
@@ -57,11 +66,11 @@ public final class Pacer {
                     )
                 }
                 repeated.add()
-                output.push(try card!.frame.reference(index: index))
+                push(try card!.frame.reference(index: index))
             } else if let last {
                 card = nil
                 repeated.add()
-                output.push(try last.reference(index: index))
+                push(try last.reference(index: index))
             } else {
                 throw PacerError.noFirstPicture
             }

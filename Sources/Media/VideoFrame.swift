@@ -71,6 +71,13 @@ public final class VideoFrame: @unchecked Sendable {
         self.frame = frame.handOver()
     }
 
+    /// True when both frames show one picture in memory (one a reference of the other): what a
+    /// repeated frame is. Meaningful while `other` is held, since its buffer cannot be reused then.
+    public func samePicture(as other: VideoFrame) -> Bool {
+        frame.pointee.buf.0 != nil && frame.pointee.buf.0?.pointee.data == other.frame.pointee.buf.0?.pointee.data
+            && frame.pointee.data.0 == other.frame.pointee.data.0
+    }
+
     /// Copies another picture of the same size into this one, plane by plane.
     public func copyPicture(from other: VideoFrame) {
         precondition(other.width == width && other.height == height)

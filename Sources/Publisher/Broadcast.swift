@@ -45,57 +45,86 @@ public final class Broadcast: Sendable {
         let pause = PauseSwitch()
         let hub = EventHub(channel: config.channel, logger: logger)
 
-        let videoEncoder = try VideoEncoder(
-            settings: VideoEncoderSettings(
-                width: config.width, height: config.height, fps: config.fps, bitrate: config.videoBitrate,
-                keyframeInterval: config.keyframeInterval),
-            track: TrackID(0))
         let audioEncoder =
             config.audio == .none ? nil : try AudioEncoder(bitrate: config.audioBitrate, track: TrackID(1))
-        let tracks = [videoEncoder.stream] + (audioEncoder.map { [$0.stream] } ?? [])
-
-        // A restart of the channel on the same folder goes on from where the last run stopped.
-        let previous = config.hlsDirectory.flatMap {
-            DirectoryMirror.previousRun(root: URL(fileURLWithPath: $0), channel: config.channel)
+        let rungs = config.renditions
+        let isLadder = rungs.count > 1
+        let board = isLadder ? LadderBoard(renditions: rungs.map(\.id)) : nil
+        let root = config.hlsDirectory.map { URL(fileURLWithPath: $0) }
+        // A restart of the channel on the same folder goes on from where the last run stopped; a
+        // ladder only when every rendition's folder agrees on where, so their numbers stay matched.
+        var previous = rungs.map { rung in
+            root.flatMap {
+                DirectoryMirror.previousRun(root: $0, channel: config.channel, rendition: isLadder ? rung.id : nil)
+            }
         }
-        let rendition = Rendition(
-            width: config.width, height: config.height, fps: config.fps, videoBitrate: config.videoBitrate,
-            audioBitrate: audioEncoder == nil ? 0 : config.audioBitrate, codecs: tracks.map(\.codecString))
-        let timeline = Timeline(
-            configuration: .init(
-                channel: config.channel, rendition: rendition, format: config.format,
-                segmentDuration: config.segmentDuration, playlistSize: config.playlistSize,
-                partDuration: config.partDuration),
-            continuing: previous)
-        if let previous {
-            let (first, kept) = timeline.continuation
-            logger.notice(
-                "continuing channel \(config.channel) after an earlier run: its next segment is \(first)\(kept > 0 ? ", after \(kept) of the earlier run's (EXT-X-DISCONTINUITY between)" : "")\(previous.playlist.ended ? "" : "; the earlier run did not stop cleanly")"
-            )
+        if isLadder, Set(previous.map { $0.map { $0.playlist.mediaSequence + $0.playlist.segments.count } ?? -1 }).count != 1 {
+            previous = rungs.map { _ in nil }
         }
-        let store = LiveStore(timeline: timeline, startedAt: clock.anchorWallMilliseconds)
-        let mirror = try config.hlsDirectory.map {
-            try DirectoryMirror(
-                root: URL(fileURLWithPath: $0), channel: config.channel, earlier: previous, report: hub.reporter)
+        var stages: [RenditionStages] = []
+        var stores: [LiveStore] = []
+        var sinks: [SinkRunner] = []
+        var pushSinks: [PushSink] = []
+        var topTracks: [StreamDescription] = []
+        for (number, rung) in rungs.enumerated() {
+            let videoEncoder = try VideoEncoder(
+                settings: VideoEncoderSettings(
+                    width: rung.width, height: rung.height, fps: config.fps, bitrate: rung.videoBitrate,
+                    keyframeInterval: config.keyframeInterval),
+                track: TrackID(0))
+            let tracks = [videoEncoder.stream] + (audioEncoder.map { [$0.stream] } ?? [])
+            if number == 0 { topTracks = tracks }
+            let rendition = Rendition(
+                id: rung.id, width: rung.width, height: rung.height, fps: config.fps,
+                videoBitrate: rung.videoBitrate, audioBitrate: audioEncoder == nil ? 0 : config.audioBitrate,
+                codecs: tracks.map(\.codecString))
+            let timeline = Timeline(
+                configuration: .init(
+                    channel: config.channel, rendition: rendition, format: config.format,
+                    segmentDuration: config.segmentDuration, playlistSize: config.playlistSize,
+                    partDuration: config.partDuration),
+                continuing: previous[number])
+            if number == 0, let earlier = previous[number] {
+                let (first, kept) = timeline.continuation
+                logger.notice(
+                    "continuing channel \(config.channel) after an earlier run: its next segment is \(first)\(kept > 0 ? ", after \(kept) of the earlier run's (EXT-X-DISCONTINUITY between)" : "")\(earlier.playlist.ended ? "" : "; the earlier run did not stop cleanly")"
+                )
+            }
+            let store = LiveStore(timeline: timeline, startedAt: clock.anchorWallMilliseconds)
+            let folder = isLadder ? rung.id : nil
+            let mirror = try root.map {
+                try DirectoryMirror(
+                    root: $0, channel: config.channel, rendition: folder, writesIndex: number == 0,
+                    earlier: previous[number], report: hub.reporter)
+            }
+            // Each sink on its own thread: the live store viewers read, the folder, the push destinations.
+            let pushes = config.push.compactMap {
+                PushSink.make(
+                    $0, channel: config.channel, rendition: folder, writesIndex: number == 0, report: hub.reporter)
+            }
+            let runners = [SinkRunner(store)] + (mirror.map { [SinkRunner($0)] } ?? []) + pushes.map { SinkRunner($0) }
+            let packaging = try PackagingStage(
+                timeline: timeline, tracks: tracks,
+                segmenter: .init(
+                    segmentDuration: config.segmentDuration, partDuration: config.partDuration,
+                    frameDuration: 1 / Double(config.fps)),
+                clock: clock, sinks: runners, board: board)
+            stages.append(
+                RenditionStages(
+                    id: rung.id, scaler: number == 0 ? nil : try RungScaler(width: rung.width, height: rung.height),
+                    encoder: videoEncoder, packaging: packaging))
+            stores.append(store)
+            sinks += runners
+            pushSinks += pushes
         }
-        // Each sink on its own thread: the live store viewers read, the folder, the push destinations.
-        let pushSinks = config.push.compactMap {
-            PushSink.make($0, channel: config.channel, report: hub.reporter)
-        }
+        let store = stores[0]
         let rtmp = config.push.compactMap { destination -> RTMPPusher? in
             guard case .rtmp(let url) = destination else { return nil }
             return RTMPPusher(
-                url: url, destination: destination.description, channel: config.channel, streams: tracks,
+                url: url, destination: destination.description, channel: config.channel, streams: topTracks,
                 report: hub.reporter)
         }
-        let sinks = [SinkRunner(store)] + (mirror.map { [SinkRunner($0)] } ?? []) + pushSinks.map { SinkRunner($0) }
         let logger = self.logger
-        let packaging = try PackagingStage(
-            timeline: timeline, tracks: tracks,
-            segmenter: .init(
-                segmentDuration: config.segmentDuration, partDuration: config.partDuration,
-                frameDuration: 1 / Double(config.fps)),
-            clock: clock, sinks: sinks)
 
         let overlay = config.watermark.map {
             WatermarkOverlay(
@@ -130,8 +159,8 @@ public final class Broadcast: Sendable {
             channel: config.channel, pause: pause, stop: stop, clock: clock, hub: hub, pacer: pacer, stats: stats,
             store: store, work: videoSource.work)
         let pipeline = PipelineService(
-            pacer: pacer, videoSource: videoSource, videoEncoder: videoEncoder, audioSource: audioSource,
-            audioEncoder: audioEncoder, packaging: packaging, sinks: sinks, rtmp: rtmp, stop: stop, pause: pause,
+            pacer: pacer, videoSource: videoSource, renditions: stages, audioSource: audioSource,
+            audioEncoder: audioEncoder, sinks: sinks, rtmp: rtmp, stop: stop, pause: pause,
             clock: clock,
             stats: stats, logger: logger
         ) {
@@ -159,7 +188,7 @@ public final class Broadcast: Sendable {
         if serverLogger.logLevel == .info { serverLogger.logLevel = .notice }
         // Said once the server answers, so the address it gives can be opened at once.
         let registry = ChannelRegistry()
-        registry.add(store, control: control)
+        registry.add(isLadder ? LiveLadder(stores: stores) : store, control: control)
         let pushing =
             config.push.isEmpty ? "" : ", pushing to \(config.push.map(\.description).joined(separator: ", "))"
         let server = try HTTPServer.application(

@@ -50,7 +50,18 @@ public struct BroadcastConfiguration: Sendable {
     /// The decoded watermark image and where to stamp it, if any.
     public var watermark: (image: WatermarkImage, placement: WatermarkPlacement)?
 
+    /// The ladder, largest first, when publishing in several renditions; empty for one, at
+    /// `width`×`height` and `videoBitrate`. The first rung's size is `width`×`height`.
+    public var ladder: [RenditionLadder.Rung] = []
+
     public init() {}
+
+    /// What is encoded: the ladder's rungs, or the one rendition.
+    public var renditions: [RenditionLadder.Rung] {
+        ladder.isEmpty
+            ? [RenditionLadder.Rung(id: "main", width: width, height: height, videoBitrate: videoBitrate)]
+            : ladder
+    }
 
     /// Frames between IDRs: one GOP per segment.
     public var keyframeInterval: Int { Int((Double(fps) * segmentDuration).rounded()) }

@@ -7,17 +7,27 @@ import Push
 import ServiceLifecycle
 import UnixSignals
 
+/// One rendition's own stages: the scaler that makes its picture from the captured one (none for
+/// the largest, which is the captured picture), its H.264 encoder and its packaging.
+struct RenditionStages {
+    let id: String
+    let scaler: RungScaler?
+    let encoder: VideoEncoder
+    let packaging: PackagingStage
+}
+
 /// The media pipeline of one broadcast as a Service: each stage on its own thread, joined by
 /// bounded queues (video keeps the newest frames, packets are never dropped), end of stream
-/// travelling downstream so a stop flushes the last segment and ends the playlist.
+/// travelling downstream so a stop flushes the last segment and ends the playlist. Each rendition
+/// has its own frame queue, encoder thread and packaging thread; capture and audio are shared.
 final class PipelineService: Service, @unchecked Sendable {
     // The stages are handed to their threads once, at start; each is then used by that thread only.
     private let pacer: Pacer
     private let videoSource: any VideoSource
-    private let videoEncoder: VideoEncoder
+    /// Largest first: the first is the captured picture's size, and what RTMP sends.
+    private let renditions: [RenditionStages]
     private let audioSource: (any AudioSource)?
     private let audioEncoder: AudioEncoder?
-    private let packaging: PackagingStage
     private let sinks: [SinkRunner]
     /// RTMP destinations, fed the encoders' packets.
     private let rtmp: [RTMPPusher]
@@ -29,8 +39,8 @@ final class PipelineService: Service, @unchecked Sendable {
     private let logger: Logger
 
     init(
-        pacer: Pacer, videoSource: any VideoSource, videoEncoder: VideoEncoder, audioSource: (any AudioSource)?,
-        audioEncoder: AudioEncoder?, packaging: PackagingStage, sinks: [SinkRunner], rtmp: [RTMPPusher],
+        pacer: Pacer, videoSource: any VideoSource, renditions: [RenditionStages], audioSource: (any AudioSource)?,
+        audioEncoder: AudioEncoder?, sinks: [SinkRunner], rtmp: [RTMPPusher],
         stop: StopSignal,
         pause: PauseSwitch,
         clock: MediaClock, stats: BroadcastStats, logger: Logger, finished: @escaping @Sendable () -> Void
@@ -39,10 +49,9 @@ final class PipelineService: Service, @unchecked Sendable {
         self.finished = finished
         self.pacer = pacer
         self.videoSource = videoSource
-        self.videoEncoder = videoEncoder
+        self.renditions = renditions
         self.audioSource = audioSource
         self.audioEncoder = audioEncoder
-        self.packaging = packaging
         self.sinks = sinks
         self.rtmp = rtmp
         self.stop = stop
@@ -52,8 +61,8 @@ final class PipelineService: Service, @unchecked Sendable {
     }
 
     func run() async throws {
-        let frames = BoundedQueue<VideoFrame>(capacity: 4, policy: .dropOldest)
-        let packets = BoundedQueue<PacketMessage>(capacity: 256, policy: .block)
+        let frames = renditions.map { _ in BoundedQueue<VideoFrame>(capacity: 4, policy: .dropOldest) }
+        let packets = renditions.map { _ in BoundedQueue<PacketMessage>(capacity: 256, policy: .block) }
         defer { finished() }
         try await withGracefulShutdownHandler {
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -62,9 +71,19 @@ final class PipelineService: Service, @unchecked Sendable {
                         try self.pacer.run(source: self.videoSource, into: frames, until: self.stop)
                     }
                 }
-                group.addTask {
-                    try await self.stage("video-encoder", closing: packets) {
-                        try self.encodeVideo(from: frames, into: packets)
+                // Each stage is reached through `self`: the stages are handed to their threads once.
+                for number in self.renditions.indices {
+                    let suffix = self.renditions.count > 1 ? "-" + self.renditions[number].id : ""
+                    group.addTask {
+                        try await self.stage("video-encoder" + suffix, closing: [packets[number]]) {
+                            try self.encodeVideo(
+                                self.renditions[number], top: number == 0, from: frames[number], into: packets[number])
+                        }
+                    }
+                    group.addTask {
+                        try await self.stage("packager" + suffix, closing: [packets[number]]) {
+                            try self.renditions[number].packaging.run(input: packets[number])
+                        }
                     }
                 }
                 if audioSource != nil {
@@ -72,11 +91,6 @@ final class PipelineService: Service, @unchecked Sendable {
                         try await self.stage("audio", closing: packets) {
                             try self.encodeAudio(into: packets)
                         }
-                    }
-                }
-                group.addTask {
-                    try await self.stage("packager", closing: packets) {
-                        try self.packaging.run(input: packets)
                     }
                 }
                 try await group.waitForAll()
@@ -135,40 +149,47 @@ final class PipelineService: Service, @unchecked Sendable {
 
     /// Runs a stage on its thread; a failure stops the whole broadcast and unblocks its neighbours.
     private func stage<Element>(
-        _ name: String, closing queue: BoundedQueue<Element>, _ body: @escaping @Sendable () throws -> Void
+        _ name: String, closing queues: [BoundedQueue<Element>], _ body: @escaping @Sendable () throws -> Void
     ) async throws {
         do {
             try await StageThread.run(name: "onair-\(name)", body)
         } catch {
             logger.error("\(name) failed: \(error)")
             stop.requestStop(at: 0)
-            queue.close()
+            queues.forEach { $0.close() }
             throw error
         }
     }
 
-    private func encodeVideo(from frames: BoundedQueue<VideoFrame>, into packets: BoundedQueue<PacketMessage>) throws {
-        defer { packets.push(.end(videoEncoder.stream.track)) }
+    /// One rendition's encoder thread: its picture scaled from the captured one, then encoded. The
+    /// broadcast's frame counts are the largest rendition's (`top`); RTMP sends its packets.
+    private func encodeVideo(
+        _ rendition: RenditionStages, top: Bool, from frames: BoundedQueue<VideoFrame>,
+        into packets: BoundedQueue<PacketMessage>
+    ) throws {
+        let encoder = rendition.encoder
+        defer { packets.push(.end(encoder.stream.track)) }
         var dropped = 0
-        while let frame = frames.pop() {
-            if frames.droppedCount > dropped {
+        while let captured = frames.pop() {
+            if top, frames.droppedCount > dropped {
                 stats.framesDropped.add(frames.droppedCount - dropped)
                 dropped = frames.droppedCount
             }
-            for packet in try videoEncoder.encode(frame) {
+            let frame = try rendition.scaler?.scale(captured) ?? captured
+            for packet in try encoder.encode(frame) {
                 stats.videoBytes.add(packet.size)
-                send(packet, to: packets)
+                send(packet, to: [packets], rtmp: top)
             }
-            stats.framesEncoded.add()
+            if top { stats.framesEncoded.add() }
         }
-        for packet in try videoEncoder.flush() {
-            send(packet, to: packets)
+        for packet in try encoder.flush() {
+            send(packet, to: [packets], rtmp: top)
         }
     }
 
     /// Capture and AAC encoding share a thread: encoding 20 ms of audio takes well under 1 ms.
-    private func encodeAudio(into packets: BoundedQueue<PacketMessage>) throws {
-        defer { if let track = audioEncoder?.stream.track { packets.push(.end(track)) } }
+    private func encodeAudio(into packets: [BoundedQueue<PacketMessage>]) throws {
+        defer { if let track = audioEncoder?.stream.track { packets.forEach { $0.push(.end(track)) } } }
         guard let source = audioSource, let encoder = audioEncoder else { return }
         while let samples = try source.read() {
             // Paused: the device is still read, so the clock and the sample count stay together.
@@ -183,9 +204,10 @@ final class PipelineService: Service, @unchecked Sendable {
         }
     }
 
-    /// To packaging (never dropped), and to each RTMP destination (which never makes it wait).
-    private func send(_ packet: EncodedPacket, to packets: BoundedQueue<PacketMessage>) {
-        packets.push(.packet(packet))
-        for pusher in rtmp { pusher.send(packet) }
+    /// To packaging (never dropped; audio to every rendition's), and to each RTMP destination
+    /// (which never makes it wait).
+    private func send(_ packet: EncodedPacket, to packets: [BoundedQueue<PacketMessage>], rtmp: Bool = true) {
+        for queue in packets { queue.push(.packet(packet)) }
+        if rtmp { for pusher in self.rtmp { pusher.send(packet) } }
     }
 }

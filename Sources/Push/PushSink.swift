@@ -22,6 +22,10 @@ public final class PushSink: PublicationSink, @unchecked Sendable {
     /// Low-Latency HLS parts go to an HTTP ingest (an LL-HLS origin); a bucket holds whole segments.
     private let sendsPartsWhenLowLatency: Bool
     private let metrics: PushMetrics
+    /// The rendition's folder at the destination (`720p/`) for a channel published in several; empty for one.
+    private let folder: String
+    /// Sends the channel's multivariant playlist (one rendition's sink does).
+    private let writesIndex: Bool
     // Used by the runner's thread only.
     private var progress: PushProgress?
     private var failure: PushFailure?
@@ -31,29 +35,35 @@ public final class PushSink: PublicationSink, @unchecked Sendable {
     /// Seconds between tries after a refusal that will not pass by itself.
     public static let refusedRetry = 10.0
 
+    /// The sink for `destination`, nil for RTMP (sent from the encoders). `rendition`: for a channel
+    /// published in several, the one this sink sends, into a folder of that name; `writesIndex`: this
+    /// sink sends the channel's multivariant playlist.
     public static func make(
-        _ destination: PushDestination, channel: String, report: @escaping EventReporter
+        _ destination: PushDestination, channel: String, rendition: String? = nil, writesIndex: Bool = true,
+        report: @escaping EventReporter
     ) -> PushSink? {
-        switch destination {
+        let name = destination.description + (rendition.map { " (\($0))" } ?? "")
+        return switch destination {
         case .http(let base, let headers):
             PushSink(
-                store: HTTPIngestStore(base: base.absoluteString, headers: headers),
-                destination: destination.description,
-                channel: channel, sendsParts: true, report: report)
+                store: HTTPIngestStore(base: base.absoluteString, headers: headers), destination: name,
+                channel: channel, sendsParts: true, folder: rendition, writesIndex: writesIndex, report: report)
         case .s3(let location):
             PushSink(
-                store: S3Store(location: location), destination: destination.description, channel: channel,
-                sendsParts: false, report: report)
+                store: S3Store(location: location), destination: name, channel: channel, sendsParts: false,
+                folder: rendition, writesIndex: writesIndex, report: report)
         case .rtmp:
             nil
         }
     }
 
     init(
-        store: any ObjectStore, destination: String, channel: String, sendsParts: Bool,
-        report: @escaping EventReporter
+        store: any ObjectStore, destination: String, channel: String, sendsParts: Bool, folder: String? = nil,
+        writesIndex: Bool = true, report: @escaping EventReporter
     ) {
         self.store = store
+        self.folder = folder.map { $0 + "/" } ?? ""
+        self.writesIndex = writesIndex
         self.destination = destination
         self.report = report
         sendsPartsWhenLowLatency = sendsParts
@@ -73,7 +83,7 @@ public final class PushSink: PublicationSink, @unchecked Sendable {
             let now = Self.now()
             // Refused: not again before the time set.
             if now < retryAfterRefusal, pause(retryAfterRefusal - now, backlog: backlog) { return }
-            let outcome = synchronize(with: timeline)
+            let outcome = synchronize(with: timeline, ladder: publication.ladder)
             guard let failed = outcome.stopped else {
                 // Segments given up keep the episode open: it ends with a pass that gives up nothing.
                 if let givenUp = outcome.givenUp { failing(givenUp) } else { recovered() }
@@ -104,7 +114,9 @@ public final class PushSink: PublicationSink, @unchecked Sendable {
 
     /// One pass that brings the destination up to `timeline`: the failure that stopped it, if any,
     /// and the failure of a segment it gave up and went on without.
-    private func synchronize(with timeline: Timeline) -> (stopped: PushFailure?, givenUp: PushFailure?) {
+    private func synchronize(
+        with timeline: Timeline, ladder: LadderView?
+    ) -> (stopped: PushFailure?, givenUp: PushFailure?) {
         guard var progress else { return (nil, nil) }
         defer { self.progress = progress }
         progress.forgetGaps(leaving: timeline)
@@ -139,10 +151,13 @@ public final class PushSink: PublicationSink, @unchecked Sendable {
         }
         let listed = timeline.segments.contains(where: \.isListed)
         guard listed || timeline.ended, progress.canList(timeline) else { return (nil, givenUp) }
-        let playlists: [(MediaFileName, [UInt8])] = [
-            (.mediaPlaylist, Array(progress.playlist(for: timeline).render().utf8)),
-            (.multivariantPlaylist, Array(MultivariantPlaylist(renditions: [timeline]).render().utf8)),
+        var playlists: [(MediaFileName, [UInt8])] = [
+            (.mediaPlaylist, Array(progress.playlist(for: timeline).render().utf8))
         ]
+        if writesIndex {
+            let index = ladder?.multivariantPlaylist ?? MultivariantPlaylist(renditions: [timeline])
+            playlists.append((.multivariantPlaylist, Array(index.render().utf8)))
+        }
         for (name, bytes) in playlists where progress.playlists[name] != bytes {
             do {
                 try put(name, bytes: bytes, cacheControl: cacheControl.playlist, timeout: 5)
@@ -153,7 +168,7 @@ public final class PushSink: PublicationSink, @unchecked Sendable {
         }
         for name in progress.removable(in: timeline) {
             do {
-                try store.delete(name.description, timeout: 5)
+                try store.delete(folder + name.description, timeout: 5)
                 progress.stored.remove(name)
                 progress.attempted.remove(name)
             } catch {
@@ -173,8 +188,9 @@ public final class PushSink: PublicationSink, @unchecked Sendable {
     {
         let started = Self.now()
         do {
+            // The channel's multivariant playlist sits above the renditions' folders.
             try store.put(
-                name.description, bytes: bytes, contentType: name.contentType, cacheControl: cacheControl,
+                (name == .multivariantPlaylist ? "" : folder) + name.description, bytes: bytes, contentType: name.contentType, cacheControl: cacheControl,
                 timeout: timeout)
         } catch {
             metrics.failures.increment()

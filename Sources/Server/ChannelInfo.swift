@@ -1,6 +1,15 @@
 import Foundation
 import HLS
 
+/// One rendition of a channel's ladder, as the API lists it.
+struct RenditionInfo: Codable, Equatable {
+    var id: String
+    var width: Int
+    var height: Int
+    var videoBitrate: Int
+    var measuredBitrate: Int
+}
+
 /// One channel as `GET /api/channels` and the web pages see it.
 struct ChannelInfo: Codable, Equatable {
     /// Where the channel is in its life, as a viewer sees it.
@@ -27,6 +36,8 @@ struct ChannelInfo: Codable, Equatable {
     var audioBitrate: Int
     var measuredBitrate: Int
     var segments: Int
+    /// The ladder, largest first, when the channel has several renditions.
+    var renditions: [RenditionInfo]?
     var viewers: Int
     /// Absent for a private channel to a request without its token.
     var playlist: String?
@@ -57,6 +68,14 @@ struct ChannelInfo: Codable, Equatable {
         audioBitrate = summary.audioBitrate
         measuredBitrate = summary.measuredBitrate
         segments = summary.segments
+        renditions =
+            summary.renditions.isEmpty
+            ? nil
+            : summary.renditions.map {
+                RenditionInfo(
+                    id: $0.id, width: $0.width, height: $0.height, videoBitrate: $0.videoBitrate,
+                    measuredBitrate: $0.measuredBitrate)
+            }
         self.viewers = viewers
         playlist = "/live/\(summary.name)/\(MediaFileName.multivariantPlaylist)"
         watch = "/watch/\(summary.name)"

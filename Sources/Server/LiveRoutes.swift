@@ -20,14 +20,22 @@ struct LiveRoutes {
         router.get("/live/:channel/:file") { request, context in
             try await serve(request: request, context: context)
         }
+        // A rendition's file, for a channel published in several: `/live/<channel>/<rendition>/<file>`
+        // (the router wants one name per depth, so the rendition comes as `:file` and the file as `:inner`).
+        router.get("/live/:channel/:file/:inner") { request, context in
+            try await serve(request: request, context: context)
+        }
     }
 
     private func serve(request: Request, context: ServerContext) async throws -> Response {
         let channelName = try context.parameters.require("channel")
-        let fileName = try context.parameters.require("file")
+        let inner = context.parameters.get("inner")
+        let fileName = try inner ?? context.parameters.require("file")
         var live: LiveRequest
         do throws(LiveRequest.Problem) {
-            live = try LiveRequest.parse(channel: channelName, file: fileName, query: request.uri.query)
+            live = try LiveRequest.parse(
+                channel: channelName, rendition: inner == nil ? nil : context.parameters.get("file"), file: fileName,
+                query: request.uri.query)
         } catch {
             throw HTTPError(error == .notFound ? .notFound : .badRequest, message: error.description)
         }
@@ -70,7 +78,7 @@ struct LiveRoutes {
         ]
         let gzip = !file.immutable && Self.acceptsGzip(request.headers[.acceptEncoding])
         // Variants of one file (a delta update, a session's playlist) are cached apart.
-        var key = channel.name + "/" + live.file
+        var key = channel.name + "/" + (live.rendition.map { $0 + "/" } ?? "") + live.file
         if live.skip != nil { key += "?skip" }
         if file.perSession, let session = live.session { key += "?" + session }
         if access != nil, !file.immutable, let token = live.token { key += "?" + token }

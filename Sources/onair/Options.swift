@@ -104,6 +104,15 @@ struct EncodingOptions: ParsableArguments {
             valueName: "quality"))
     var quality: Quality?
 
+    @Option(
+        help: ArgumentHelp(
+            "Publish several qualities, players switching between them: e.g. 1080p,720p,360p or "
+                + "1280x720@2500k,640x360@600k, or auto (1080p or the source's size, then 720p and 360p; "
+                + "one per core). Names take the source's shape; rates for screen content by default "
+                + "(2500k at 720p, 4600k at 1080p, 900k at 360p); rungs above the source are skipped.",
+            valueName: "list"))
+    var renditions: String?
+
     @Option(help: ArgumentHelp("Frames per second, 1 to 60.", valueName: "n"))
     var fps = 30
 
@@ -123,6 +132,16 @@ struct EncodingOptions: ParsableArguments {
             }
             if quality != nil {
                 throw ValidationError("give --size or --quality, not both")
+            }
+        }
+        if let renditions {
+            do {
+                _ = try LadderRequest.parse(renditions)
+            } catch {
+                throw ValidationError(error.description)
+            }
+            if size != nil || quality != nil {
+                throw ValidationError("give --renditions or --\(size != nil ? "size" : "quality"), not both")
             }
         }
         guard (1...60).contains(fps) else {

@@ -129,12 +129,31 @@ struct Publish: AsyncParsableCommand {
             windowGrace: sources.windowGrace.seconds, size: encoding.size, quality: encoding.quality)
         // Said once every check has passed: a refusal stays one line.
         var notices: [String] = []
-        let (video, size) = try resolver.resolve { notices.append($0) }
+        let (video, size, captured) = try resolver.resolve { notices.append($0) }
         configuration.video = video
         let isTestPattern = if case .testPattern = video { true } else { false }
         configuration.audio = try sources.resolveAudio(videoIsTestPattern: isTestPattern) { notices.append($0) }
         configuration.width = size.width
         configuration.height = size.height
+        if let renditions = encoding.renditions {
+            let ladder: RenditionLadder
+            do {
+                ladder = try RenditionLadder.plan(
+                    try LadderRequest.parse(renditions), sourceWidth: captured.width, sourceHeight: captured.height,
+                    cores: ProcessInfo.processInfo.activeProcessorCount)
+            } catch {
+                throw UsageError(message: error.description)
+            }
+            for skipped in ladder.skipped { notices.append("rendition \(skipped): left out") }
+            notices.append(
+                "publishing \(ladder.rungs.count) rendition\(ladder.rungs.count == 1 ? "" : "s"): "
+                    + ladder.rungs.map { "\($0.id) \($0.width)x\($0.height) at \(Bitrate(bitsPerSecond: $0.videoBitrate))" }
+                    .joined(separator: ", "))
+            configuration.width = ladder.rungs[0].width
+            configuration.height = ladder.rungs[0].height
+            configuration.videoBitrate = ladder.rungs[0].videoBitrate
+            configuration.ladder = ladder.isLadder ? ladder.rungs : []
+        }
         // Last of the checks, as they are the only ones that write (the channel's folder, the token file).
         try checkOutputFolder()
         if push.noServe {

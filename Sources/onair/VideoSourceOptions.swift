@@ -52,8 +52,9 @@ struct VideoSourceResolver {
     let size: FrameSize?
     let quality: Quality?
 
-    /// The source and output size; `notice` is said when the source was chosen for the user.
-    func resolve(notice: (String) -> Void) throws -> (BroadcastConfiguration.VideoInput, FrameSize) {
+    /// The source, the output size and the size of what is captured (for a ladder's rungs);
+    /// `notice` is said when the source was chosen for the user.
+    func resolve(notice: (String) -> Void) throws -> (BroadcastConfiguration.VideoInput, FrameSize, FrameSize) {
         let displayName = display ?? ProcessInfo.processInfo.environment["DISPLAY"]
         let choice = self.choice ?? (displayName == nil ? .test : .screen)
         let short = quality?.shortSide ?? 720
@@ -62,7 +63,9 @@ struct VideoSourceResolver {
                 notice("no display (DISPLAY is not set): publishing the built-in test pattern and tone")
             }
             let base = FrameGeometry.size(sourceWidth: 1280, sourceHeight: 720, shortSide: short, upscale: true)
-            return (.testPattern, size ?? FrameSize(width: base.width, height: base.height))
+            return (
+                .testPattern, size ?? FrameSize(width: base.width, height: base.height), FrameSize(width: 1280, height: 720)
+            )
         }
         let connection: X11Display
         do {
@@ -101,7 +104,10 @@ struct VideoSourceResolver {
         if self.choice == nil {
             notice("sharing the screen of display \(connection.name) (pick another with --source)")
         }
-        return (.screen(connection, target, cursor: cursor, windowGrace: windowGrace), output)
+        return (
+            .screen(connection, target, cursor: cursor, windowGrace: windowGrace), output,
+            FrameSize(width: area.width, height: area.height)
+        )
     }
 
     /// A window by id (`0x400001` or decimal) or by title text (case-insensitive, exact title preferred).

@@ -22,6 +22,25 @@ public struct ChannelSummary: Sendable, Equatable {
     /// Bits per second of the segments so far, container included; 0 before the first.
     public var measuredBitrate: Int
     public var segments: Int
+    /// Every rendition, largest first, when there are several; empty for one.
+    public var renditions: [Rendition] = []
+
+    /// One rendition of a ladder, as the API lists it.
+    public struct Rendition: Sendable, Equatable {
+        public var id: String
+        public var width: Int
+        public var height: Int
+        public var videoBitrate: Int
+        public var measuredBitrate: Int
+
+        public init(timeline: Timeline) {
+            id = timeline.rendition.id
+            width = timeline.rendition.width
+            height = timeline.rendition.height
+            videoBitrate = timeline.rendition.videoBitrate
+            measuredBitrate = timeline.measuredBitrate
+        }
+    }
 
     public init(
         name: String, state: ChannelState, startedAt: Int64, width: Int, height: Int, fps: Int,

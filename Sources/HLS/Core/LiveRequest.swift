@@ -27,6 +27,8 @@ public struct LiveRequest: Sendable, Equatable {
     }
 
     public var channel: String
+    /// The rendition's folder, for a channel published in several (`/live/<channel>/<rendition>/<file>`).
+    public var rendition: String?
     public var file: String
     /// `_HLS_msn`, `_HLS_part`: wait for this segment, or this part of it.
     public var msn: Int?
@@ -38,10 +40,14 @@ public struct LiveRequest: Sendable, Equatable {
     public var token: String?
 
     /// Parses the two path components as the router found them (percent-decoded) and the raw query.
-    public static func parse(channel: String, file: String, query: String?) throws(Problem) -> LiveRequest {
-        guard isToken(channel, limit: 64, dots: false), isToken(file, limit: 128, dots: true), !file.hasPrefix(".")
+    public static func parse(
+        channel: String, rendition: String? = nil, file: String, query: String?
+    ) throws(Problem) -> LiveRequest {
+        guard isToken(channel, limit: 64, dots: false), isToken(file, limit: 128, dots: true), !file.hasPrefix("."),
+            rendition.map({ isToken($0, limit: 32, dots: false) }) ?? true
         else { throw .notFound }
         var request = LiveRequest(channel: channel, file: file)
+        request.rendition = rendition
         var seen = Set<String>()
         for item in (query ?? "").split(separator: "&", omittingEmptySubsequences: true) {
             let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

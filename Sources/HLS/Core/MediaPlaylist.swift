@@ -61,11 +61,16 @@ public struct MediaPlaylist: Sendable, Equatable {
         public var openDiscontinuity: Bool
         /// The open parts' init segment, when it differs from the last listed segment's.
         public var openMap: String?
+        /// Where the channel's other renditions are (EXT-X-RENDITION-REPORT), so a player switching
+        /// to one asks for its next part at once.
+        public var renditionReports: [RenditionReport]
 
         public init(
             partTarget: Double, openParts: [Part] = [], preloadHint: String? = nil, canSkipUntil: Double? = nil,
-            skippedSegments: Int = 0, openDiscontinuity: Bool = false, openMap: String? = nil
+            skippedSegments: Int = 0, openDiscontinuity: Bool = false, openMap: String? = nil,
+            renditionReports: [RenditionReport] = []
         ) {
+            self.renditionReports = renditionReports
             self.partTarget = partTarget
             self.openParts = openParts
             self.preloadHint = preloadHint
@@ -103,6 +108,19 @@ public struct MediaPlaylist: Sendable, Equatable {
         self.segments = segments
         self.ended = ended
         self.lowLatency = lowLatency
+    }
+
+    /// Another rendition's live edge: its playlist, newest segment and part.
+    public struct RenditionReport: Sendable, Equatable {
+        public var uri: String
+        public var lastMSN: Int
+        public var lastPart: Int?
+
+        public init(uri: String, lastMSN: Int, lastPart: Int?) {
+            self.uri = uri
+            self.lastMSN = lastMSN
+            self.lastPart = lastPart
+        }
     }
 
     /// Total duration of the listed segments.
@@ -166,6 +184,12 @@ extension MediaPlaylist {
             lines += lowLatency.openParts.map(Self.partTag)
             if let hint = lowLatency.preloadHint, !ended {
                 lines.append("#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"\(hint)\"")
+            }
+            if !ended {
+                lines += lowLatency.renditionReports.map { report in
+                    "#EXT-X-RENDITION-REPORT:URI=\"\(report.uri)\",LAST-MSN=\(report.lastMSN)"
+                        + (report.lastPart.map { ",LAST-PART=\($0)" } ?? "")
+                }
             }
         }
         if ended {

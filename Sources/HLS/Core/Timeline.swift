@@ -285,10 +285,14 @@ public struct Publication: Sendable {
     public var events: [Event]
     /// The rendition's timeline after the change, bytes included.
     public var timeline: Timeline
+    /// The channel's renditions as they stood, when there are several: the rendition's files then
+    /// go in a folder of its own, under the ladder's multivariant playlist.
+    public var ladder: LadderView?
 
-    public init(events: [Event], timeline: Timeline) {
+    public init(events: [Event], timeline: Timeline, ladder: LadderView? = nil) {
         self.events = events
         self.timeline = timeline
+        self.ladder = ladder
     }
 
     public var channel: String { timeline.channel }

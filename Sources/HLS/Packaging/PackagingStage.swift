@@ -16,15 +16,18 @@ public final class PackagingStage {
     private var interleaver: Interleaver<EncodedPacket>
     private var timeline: Timeline
     private let sinks: [SinkRunner]
+    /// Shared with the channel's other renditions, when it has several.
+    private let board: LadderBoard?
 
     /// Opens the muxer over `tracks` and publishes the init segment.
     public init(
         timeline: Timeline, tracks: [StreamDescription], segmenter: Segmenter.Configuration, clock: MediaClock,
-        sinks: [SinkRunner]
+        sinks: [SinkRunner], board: LadderBoard? = nil
     ) throws {
         self.timeline = timeline
         self.clock = clock
         self.sinks = sinks
+        self.board = board
         self.segmenter = Segmenter(configuration: segmenter)
         interleaver = Interleaver(tracks: Set(tracks.map(\.track)))
         packager = try Packager(format: timeline.configuration.format, streams: tracks)
@@ -71,7 +74,8 @@ public final class PackagingStage {
     }
 
     private func publish(_ publication: Publication?) {
-        guard let publication else { return }
+        guard var publication else { return }
+        publication.ladder = board?.post(publication.timeline)
         for sink in sinks { sink.send(publication) }
     }
 }

@@ -15,7 +15,11 @@ public import Media
 /// earlier run's playlist names under exactly the names this program writes, as plain files.
 /// Failures, recoveries and segments skipped while behind are each said once per episode.
 public final class DirectoryMirror: PublicationSink, @unchecked Sendable {
+    /// Where the rendition's files go: the channel's folder, or a rendition's folder in it.
     public let folder: URL
+    /// Where the multivariant playlist goes (the channel's folder); nil when another rendition's
+    /// mirror writes it.
+    private let indexFolder: URL?
     public var destination: String { folder.path }
     private let report: EventReporter
     // Used by the runner's thread only.
@@ -32,10 +36,15 @@ public final class DirectoryMirror: PublicationSink, @unchecked Sendable {
     /// run the timeline continues; the files it found (named by its playlist, under this program's
     /// names, as plain files) are this mirror's to remove once the timeline no longer holds them.
     /// Throws when the folder cannot be created or written.
-    public init(root: URL, channel: String, earlier: Timeline.PreviousRun? = nil, report: @escaping EventReporter)
-        throws
-    {
-        folder = Self.folder(root: root, channel: channel)
+    ///
+    /// `rendition`: for a channel published in several, the folder of the one this mirror writes;
+    /// `writesIndex`: this one writes the channel's multivariant playlist (the largest rendition's does).
+    public init(
+        root: URL, channel: String, rendition: String? = nil, writesIndex: Bool = true,
+        earlier: Timeline.PreviousRun? = nil, report: @escaping EventReporter
+    ) throws {
+        folder = Self.folder(root: root, channel: channel, rendition: rendition)
+        indexFolder = writesIndex ? Self.folder(root: root, channel: channel) : nil
         self.report = report
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let probe = folder.appendingPathComponent(".onair-write-test")
@@ -44,13 +53,15 @@ public final class DirectoryMirror: PublicationSink, @unchecked Sendable {
         written = Set(earlier?.files.keys.compactMap(MediaFileName.init) ?? [])
     }
 
-    static func folder(root: URL, channel: String) -> URL {
-        root.appendingPathComponent("live").appendingPathComponent(channel)
+    static func folder(root: URL, channel: String, rendition: String? = nil) -> URL {
+        let channelFolder = root.appendingPathComponent("live").appendingPathComponent(channel)
+        return rendition.map { channelFolder.appendingPathComponent($0) } ?? channelFolder
     }
 
-    /// What an earlier run left in the channel's folder, if its playlist is there and readable.
-    public static func previousRun(root: URL, channel: String) -> Timeline.PreviousRun? {
-        let folder = folder(root: root, channel: channel)
+    /// What an earlier run left in the channel's (or its rendition's) folder, if its playlist is
+    /// there and readable.
+    public static func previousRun(root: URL, channel: String, rendition: String? = nil) -> Timeline.PreviousRun? {
+        let folder = folder(root: root, channel: channel, rendition: rendition)
         guard let playlist = readPlaylist(in: folder) else { return nil }
         var files: [String: [UInt8]] = [:]
         for name in named(by: playlist) {
@@ -84,7 +95,7 @@ public final class DirectoryMirror: PublicationSink, @unchecked Sendable {
                 written = written.filter { isPlainFile(folder.appendingPathComponent($0.description)) }
                 playlists.removeAll()
             }
-            let skipped = try synchronize(with: timeline)
+            let skipped = try synchronize(with: timeline, ladder: publication.ladder)
             if failing {
                 // Segments missed while failing are the failure's, said already.
                 failing = false
@@ -126,7 +137,7 @@ public final class DirectoryMirror: PublicationSink, @unchecked Sendable {
 
     /// Brings the folder up to `timeline`; returns how many segments left the playlist before they
     /// could be written.
-    private func synchronize(with timeline: Timeline) throws -> Int {
+    private func synchronize(with timeline: Timeline, ladder: LadderView?) throws -> Int {
         let listed = timeline.segments.filter(\.isListed)
         for (name, bytes) in timeline.initSegments.sorted(by: { $0.key < $1.key }) where !written.contains(name) {
             try write(bytes, as: name)
@@ -141,9 +152,11 @@ public final class DirectoryMirror: PublicationSink, @unchecked Sendable {
         }
         // No playlist before there is a segment to name.
         if !listed.isEmpty || timeline.ended {
-            try writePlaylist(Array(timeline.wholeSegmentPlaylist().render().utf8), as: .mediaPlaylist)
-            try writePlaylist(
-                Array(MultivariantPlaylist(renditions: [timeline]).render().utf8), as: .multivariantPlaylist)
+            try writePlaylist(Array(timeline.wholeSegmentPlaylist().render().utf8), as: .mediaPlaylist, in: folder)
+            if let indexFolder {
+                let index = ladder?.multivariantPlaylist ?? MultivariantPlaylist(renditions: [timeline])
+                try writePlaylist(Array(index.render().utf8), as: .multivariantPlaylist, in: indexFolder)
+            }
         }
         let held = Set(timeline.initSegments.keys).union(timeline.segments.map(\.name))
         for name in written.subtracting(held) where !name.isPlaylist {
@@ -153,13 +166,14 @@ public final class DirectoryMirror: PublicationSink, @unchecked Sendable {
         return skipped
     }
 
-    private func writePlaylist(_ bytes: [UInt8], as name: MediaFileName) throws {
+    private func writePlaylist(_ bytes: [UInt8], as name: MediaFileName, in folder: URL) throws {
         guard playlists[name] != bytes else { return }
-        try write(bytes, as: name)
+        try write(bytes, as: name, in: folder)
         playlists[name] = bytes
     }
 
-    private func write(_ bytes: [UInt8], as name: MediaFileName) throws {
+    private func write(_ bytes: [UInt8], as name: MediaFileName, in folder: URL? = nil) throws {
+        let folder = folder ?? self.folder
         let target = folder.appendingPathComponent(name.description)
         let temporary = folder.appendingPathComponent(".\(name).tmp")
         do {

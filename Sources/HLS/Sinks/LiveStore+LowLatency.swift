@@ -20,6 +20,8 @@ extension LiveStore {
     /// `_HLS_skip=YES` gets the delta update; a request for the hinted next part waits for it.
     /// Held at most three target durations.
     public func file(for request: LiveRequest) async throws(LiveFile.Refusal) -> LiveFile? {
+        // One rendition: no folders (a ladder's ``LiveLadder`` hands each store its own folder's requests).
+        guard request.rendition == nil else { return nil }
         let name = MediaFileName(request.file)
         if name == .multivariantPlaylist, let session = request.session, let file = file(named: request.file) {
             return LiveFile(

@@ -13,6 +13,8 @@ public final class LiveStore: PublicationSink, LiveChannel {
         var deltaPlaylist: [UInt8]?
         var multivariantPlaylist: [UInt8] = []
         var waiters = Waiters()
+        /// The channel's renditions as of the newest publication, when it has several.
+        var ladder: LadderView?
     }
 
     public let name: String
@@ -37,6 +39,7 @@ public final class LiveStore: PublicationSink, LiveChannel {
     public func receive(_ publication: Publication, backlog: SinkBacklog = SinkBacklog(skipped: 0, waiting: 0)) {
         let waiting = state.withLock { state in
             state.timeline = publication.timeline
+            state.ladder = publication.ladder
             Self.render(&state)
             return state.waiters.takeSatisfied(by: state.timeline)
         }
@@ -80,8 +83,14 @@ public final class LiveStore: PublicationSink, LiveChannel {
     }
 
     static func render(_ state: inout State) {
-        state.mediaPlaylist = Array(state.timeline.mediaPlaylist().render().utf8)
-        state.deltaPlaylist = state.timeline.deltaPlaylist().map { Array($0.render().utf8) }
+        let reports = state.ladder?.renditionReports(excluding: state.timeline.rendition.id) ?? []
+        func reporting(_ playlist: MediaPlaylist) -> MediaPlaylist {
+            var playlist = playlist
+            playlist.lowLatency?.renditionReports = reports
+            return playlist
+        }
+        state.mediaPlaylist = Array(reporting(state.timeline.mediaPlaylist()).render().utf8)
+        state.deltaPlaylist = state.timeline.deltaPlaylist().map { Array(reporting($0).render().utf8) }
         state.multivariantPlaylist = Array(MultivariantPlaylist(renditions: [state.timeline]).render().utf8)
     }
 }

@@ -1,0 +1,63 @@
+/// A channel's renditions as they stand, seen from any one of them: what the multivariant playlist
+/// says of each, and where each one's live edge is, for the rendition reports of Low-Latency HLS.
+/// A ladder's files live in a folder per rendition (`720p/media.m3u8`), its multivariant playlist
+/// above them (`index.m3u8`).
+public struct LadderView: Sendable, Equatable {
+    public struct Entry: Sendable, Equatable {
+        public var id: String
+        public var variant: MultivariantPlaylist.Variant
+        /// The segment its newest part belongs to (LAST-MSN), and that part's index (LAST-PART);
+        /// nil before its first part.
+        public var lastMSN: Int?
+        public var lastPart: Int?
+
+        public init(id: String, variant: MultivariantPlaylist.Variant, lastMSN: Int?, lastPart: Int?) {
+            self.id = id
+            self.variant = variant
+            self.lastMSN = lastMSN
+            self.lastPart = lastPart
+        }
+    }
+
+    /// Largest first, as listed in the multivariant playlist.
+    public var entries: [Entry]
+    public var version: Int
+
+    public init(entries: [Entry], version: Int) {
+        self.entries = entries
+        self.version = version
+    }
+
+    /// Where a rendition's media playlist is, from the channel's folder.
+    public static func playlistURI(of id: String) -> String { "\(id)/\(MediaFileName.mediaPlaylist)" }
+
+    public var multivariantPlaylist: MultivariantPlaylist {
+        MultivariantPlaylist(version: version, variants: entries.map(\.variant))
+    }
+
+    /// EXT-X-RENDITION-REPORT for every rendition but `id`, relative to `id`'s media playlist.
+    public func renditionReports(excluding id: String) -> [MediaPlaylist.RenditionReport] {
+        entries.filter { $0.id != id }.compactMap { entry in
+            guard let msn = entry.lastMSN else { return nil }
+            return MediaPlaylist.RenditionReport(
+                uri: "../" + Self.playlistURI(of: entry.id), lastMSN: msn, lastPart: entry.lastPart)
+        }
+    }
+}
+
+extension Timeline {
+    /// This rendition's entry in a ladder's view: its measured variant and its live edge.
+    public var ladderEntry: LadderView.Entry {
+        let edge: (msn: Int?, part: Int?) =
+            if !openParts.isEmpty {
+                (nextSequence, openParts.count - 1)
+            } else if let last = segments.last(where: \.isListed) {
+                (last.sequence, last.parts.isEmpty ? nil : last.parts.count - 1)
+            } else {
+                (nil, nil)
+            }
+        return LadderView.Entry(
+            id: rendition.id, variant: variant(uri: LadderView.playlistURI(of: rendition.id)), lastMSN: edge.msn,
+            lastPart: edge.part)
+    }
+}

@@ -1,0 +1,214 @@
+public import Media
+
+/// `--renditions`: the qualities a broadcast is published in, as asked for and as planned for a
+/// source. Pure, so every rule has an exact test.
+public enum LadderRequest: Sendable, Equatable {
+    /// A ladder chosen for the source's size and the machine's cores (``RenditionLadder/auto(sourceWidth:sourceHeight:cores:)``).
+    case auto
+    case rungs([Rung])
+
+    /// One asked-for rung: `720p` (a short side, the source's shape), `1280x720`, either with `@2500k`.
+    public struct Rung: Sendable, Equatable {
+        public enum Size: Sendable, Equatable {
+            case shortSide(Int)
+            case exact(width: Int, height: Int)
+        }
+
+        public var size: Size
+        /// Bits per second; nil picks one for the size (``RenditionLadder/bitrate(width:height:)``).
+        public var bitrate: Int?
+
+        public init(size: Size, bitrate: Int? = nil) {
+            self.size = size
+            self.bitrate = bitrate
+        }
+    }
+
+    /// Parses `auto`, or a comma-separated list of rungs.
+    public static func parse(_ text: String) throws(LadderProblem) -> LadderRequest {
+        if text == "auto" { return .auto }
+        let items = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard !items.isEmpty, items.count <= RenditionLadder.maximumRungs else {
+            throw LadderProblem("--renditions takes 1 to \(RenditionLadder.maximumRungs) rungs, e.g. 1080p,720p,360p")
+        }
+        var rungs: [Rung] = []
+        for item in items {
+            rungs.append(try parseRung(item))
+        }
+        return .rungs(rungs)
+    }
+
+    private static func parseRung(_ item: Substring) throws(LadderProblem) -> Rung {
+        let fields = item.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+        let sizeText = fields[0]
+        var bitrate: Int?
+        if fields.count == 2 {
+            guard let rate = bitsPerSecond(fields[1]), (100_000...50_000_000).contains(rate) else {
+                throw LadderProblem("--renditions: '\(item)' has a bad rate: give 100k to 50M, e.g. 720p@2500k")
+            }
+            bitrate = rate
+        }
+        if sizeText.hasSuffix("p"), let short = Int(sizeText.dropLast()), String(short) + "p" == sizeText {
+            guard (144...2160).contains(short), short % 2 == 0 else {
+                throw LadderProblem("--renditions: '\(item)' is out of range: 144p to 2160p, even")
+            }
+            return Rung(size: .shortSide(short), bitrate: bitrate)
+        }
+        let sides = sizeText.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard sides.count == 2, let width = Int(sides[0]), let height = Int(sides[1]) else {
+            throw LadderProblem(
+                "--renditions: '\(item)' is not a rung: give a quality (720p) or a size (1280x720), "
+                    + "each with an optional @rate, e.g. 1080p,720p,360p or 1280x720@2500k,640x360@600k")
+        }
+        guard (16...3840).contains(width), (16...2160).contains(height), width % 2 == 0, height % 2 == 0 else {
+            throw LadderProblem("--renditions: '\(item)' is out of range: 16x16 to 3840x2160, both even")
+        }
+        return Rung(size: .exact(width: width, height: height), bitrate: bitrate)
+    }
+
+    /// `2500000`, `2500k`, `2.5M`.
+    private static func bitsPerSecond(_ text: Substring) -> Int? {
+        var number = text
+        var multiplier = 1.0
+        if let last = number.last, let value = ["k": 1e3, "K": 1e3, "m": 1e6, "M": 1e6][last] {
+            multiplier = value
+            number = number.dropLast()
+        }
+        guard let value = Double(number), value.isFinite, value > 0 else { return nil }
+        return Int(min(value * multiplier, 1e15).rounded())
+    }
+}
+
+/// Why a ladder is refused: one line for the user.
+public struct LadderProblem: Error, Equatable, CustomStringConvertible {
+    public let description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// The renditions a broadcast encodes, largest first: the first is the captured picture's size,
+/// each other one scaled from that picture.
+public struct RenditionLadder: Sendable, Equatable {
+    public struct Rung: Sendable, Equatable {
+        /// Its name in URLs and folders: `720p`, or `1280x720` when asked for by size.
+        public var id: String
+        public var width: Int
+        public var height: Int
+        public var videoBitrate: Int
+
+        public init(id: String, width: Int, height: Int, videoBitrate: Int) {
+            self.id = id
+            self.width = width
+            self.height = height
+            self.videoBitrate = videoBitrate
+        }
+    }
+
+    public static let maximumRungs = 6
+
+    public var rungs: [Rung]
+    /// What was asked for but left out, each with why, for a notice.
+    public var skipped: [String]
+
+    public init(rungs: [Rung], skipped: [String] = []) {
+        self.rungs = rungs
+        self.skipped = skipped
+    }
+
+    /// The bit rate for screen content of this size: 2500k at 1280x720, growing with the pixel
+    /// count to the power 0.75 (1080p 4500k, 360p 900k), rounded to 100k.
+    public static func bitrate(width: Int, height: Int) -> Int {
+        let scale = Double(width * height) / (1280 * 720)
+        let rate = 2_500_000 * pow075(scale)
+        return max(200_000, Int((rate / 100_000).rounded()) * 100_000)
+    }
+
+    private static func pow075(_ value: Double) -> Double {
+        // x^0.75 = sqrt(x) * sqrt(sqrt(x)), without Foundation.
+        let root = value.squareRoot()
+        return root * root.squareRoot()
+    }
+
+    /// The ladder for `request` from a `sourceWidth`×`sourceHeight` picture: quality names take the
+    /// source's shape, a rung above the source's size is skipped (said in `skipped`), and rungs are
+    /// ordered largest first. Every rung must keep the first one's shape (within 2 %), since the
+    /// others are scaled from its picture. `cores` is for `auto`.
+    public static func plan(
+        _ request: LadderRequest, sourceWidth: Int, sourceHeight: Int, cores: Int
+    ) throws(LadderProblem) -> RenditionLadder {
+        guard case .rungs(let asked) = request else {
+            return auto(sourceWidth: sourceWidth, sourceHeight: sourceHeight, cores: cores)
+        }
+        let sourceShort = min(sourceWidth, sourceHeight)
+        var rungs: [Rung] = []
+        var skipped: [String] = []
+        for rung in asked {
+            let id: String
+            let size: (width: Int, height: Int)
+            switch rung.size {
+            case .shortSide(let short):
+                id = "\(short)p"
+                if short > sourceShort {
+                    skipped.append("\(id) is above the source's \(sourceWidth)x\(sourceHeight)")
+                    continue
+                }
+                size = FrameGeometry.size(sourceWidth: sourceWidth, sourceHeight: sourceHeight, shortSide: short)
+            case .exact(let width, let height):
+                id = "\(width)x\(height)"
+                if width > sourceWidth || height > sourceHeight {
+                    skipped.append("\(id) is above the source's \(sourceWidth)x\(sourceHeight)")
+                    continue
+                }
+                size = (width, height)
+            }
+            guard !rungs.contains(where: { $0.id == id || ($0.width == size.width && $0.height == size.height) })
+            else {
+                throw LadderProblem("--renditions: \(id) is given twice")
+            }
+            rungs.append(
+                Rung(
+                    id: id, width: size.width, height: size.height,
+                    videoBitrate: rung.bitrate ?? bitrate(width: size.width, height: size.height)))
+        }
+        guard !rungs.isEmpty else {
+            throw LadderProblem(
+                "--renditions: every rung is above the source's \(sourceWidth)x\(sourceHeight); give smaller ones")
+        }
+        rungs.sort { $0.width * $0.height > $1.width * $1.height }
+        let top = rungs[0]
+        for rung in rungs.dropFirst() {
+            let shape = Double(rung.width * top.height) / Double(rung.height * top.width)
+            guard abs(shape - 1) <= 0.02 else {
+                throw LadderProblem(
+                    "--renditions: \(rung.id) does not have the shape of \(top.id) (\(top.width)x\(top.height)); "
+                        + "every rung is scaled from the largest, so give sizes of one shape or quality names")
+            }
+        }
+        return RenditionLadder(rungs: rungs, skipped: skipped)
+    }
+
+    /// 1080p (or the source's own size when smaller), then 720p and 360p below it; one rung per
+    /// core: a 2-core machine gets the top rung and 360p, a single core only the top.
+    public static func auto(sourceWidth: Int, sourceHeight: Int, cores: Int) -> RenditionLadder {
+        let sourceShort = min(sourceWidth, sourceHeight)
+        let topShort = min(1080, sourceShort)
+        var shorts = [topShort] + [720, 360].filter { $0 < topShort && topShort - $0 >= 120 }
+        let count = max(1, min(cores, 3))
+        if shorts.count > count {
+            // Keep the top and the bottom: the widest range for the rungs there are.
+            shorts = count == 1 ? [shorts[0]] : Array(shorts.prefix(count - 1)) + [shorts.last!]
+        }
+        let rungs = shorts.map { short in
+            let size = FrameGeometry.size(sourceWidth: sourceWidth, sourceHeight: sourceHeight, shortSide: short)
+            return Rung(
+                id: "\(short)p", width: size.width, height: size.height,
+                videoBitrate: bitrate(width: size.width, height: size.height))
+        }
+        return RenditionLadder(rungs: rungs)
+    }
+
+    /// More than one rung: files go under a folder per rung.
+    public var isLadder: Bool { rungs.count > 1 }
+}
