@@ -73,6 +73,7 @@ const OnairPage = {
             video.focus();
         });
         say("Waiting for the broadcast", "The video starts as soon as the channel goes live.");
+        OnairPage.qualityMenu(stage, player);
         OnairPage.whenListed((info) => {
             // A private channel's playlist is signed: the server gives its URL to a page with a working token.
             player.playlistURL = new URL(info.playlist, location.href).href;
@@ -81,6 +82,34 @@ const OnairPage = {
             say("This channel is private", "Open it with the link its host gave you: this one has no token, or it has expired.")
         );
         return player;
+    },
+
+    /**
+     * A menu over the video (Auto, then each quality, highest first) once the player plays a channel
+     * of several qualities itself; the browser's own HLS chooses by itself and shows none.
+     */
+    qualityMenu(stage, player) {
+        const menu = document.createElement("select");
+        menu.className = "quality";
+        menu.hidden = true;
+        menu.setAttribute("aria-label", "Quality");
+        stage.appendChild(menu);
+        menu.addEventListener("change", () => player.setQuality(menu.value === "auto" ? null : Number(menu.value)));
+        setInterval(() => {
+            const variants = player.variants || [];
+            const shown = player.engine === "mse" && variants.length > 1;
+            menu.hidden = !shown;
+            if (!shown) return;
+            const labels = ["Auto"].concat(variants.map((variant) => variant.name).reverse());
+            if (Array.from(menu.options, (option) => option.textContent).join() !== labels.join()) {
+                menu.replaceChildren(
+                    new Option("Auto", "auto"),
+                    ...variants.map((variant, index) => new Option(variant.name, String(index))).reverse()
+                );
+            }
+            const selected = player.pinned === null ? "auto" : String(player.pinned);
+            if (document.activeElement !== menu && menu.value !== selected) menu.value = selected;
+        }, 500);
     },
 
     /**

@@ -154,22 +154,90 @@
         return unit.sequence === last.sequence + 1 && (unit.part === null || unit.part === 0);
     }
 
-    /** The first variant of a multivariant playlist, or null for a media playlist. */
-    function parseMultivariantPlaylist(text, base) {
+    /**
+     * The variants of a multivariant playlist, lowest bit rate first (empty for a media playlist),
+     * each with its address, codecs, size and bit rates.
+     */
+    function parseVariants(text, base) {
         const lines = text.split(/\r?\n/);
         if (lines[0].trim() !== "#EXTM3U") throw new Error("not a playlist");
+        const variants = [];
         for (let i = 0; i < lines.length; i++) {
             if (!lines[i].startsWith("#EXT-X-STREAM-INF:")) continue;
             const uri = lines.slice(i + 1).find((line) => line.trim() && !line.startsWith("#"));
             const resolution = (attribute(lines[i], "RESOLUTION") || "").split("x").map(Number);
-            return {
+            const bandwidth = parseInt(attribute(lines[i], "BANDWIDTH"), 10) || 0;
+            const height = resolution[1] || 0;
+            variants.push({
                 uri: new URL(uri.trim(), base).href,
                 codecs: attribute(lines[i], "CODECS"),
                 width: resolution[0] || 0,
-                height: resolution[1] || 0,
-            };
+                height,
+                bandwidth,
+                average: parseInt(attribute(lines[i], "AVERAGE-BANDWIDTH"), 10) || bandwidth,
+                name: height ? Math.min(resolution[0], height) + "p" : "variant " + (variants.length + 1),
+            });
         }
-        return null;
+        return variants.sort((a, b) => a.bandwidth - b.bandwidth);
+    }
+
+    /** The first variant of a multivariant playlist, or null for a media playlist. */
+    function parseMultivariantPlaylist(text, base) {
+        const variants = parseVariants(text, base);
+        return variants.length ? variants[variants.length - 1] : null;
+    }
+
+    /**
+     * Adaptive bit rate: which variant to play, from the measured throughput (two moving
+     * averages, the lower counted) and the buffer. Down at once to the best that fits in 80 % of
+     * the throughput; up one step at a time, once what is above fits in 70 % and the buffer holds,
+     * and never sooner than 4 s after the last move.
+     */
+    class RateChooser {
+        constructor() {
+            this.fast = null;
+            this.slow = null;
+            this.lastMove = 0;
+        }
+
+        /** A download of `bytes` that took `seconds`. */
+        measured(bytes, seconds) {
+            if (bytes < 2000 || seconds <= 0) return;
+            const rate = (bytes * 8) / Math.max(seconds, 0.005);
+            const mix = (old, weight) => (old === null ? rate : old + weight * (rate - old));
+            this.fast = mix(this.fast, 0.5);
+            this.slow = mix(this.slow, 0.15);
+        }
+
+        /** A download given up as too slow, at `rate` bits per second: counted on at once. */
+        slowLink(rate) {
+            this.fast = rate;
+            this.slow = Math.min(this.slow === null ? rate : this.slow, rate);
+            this.lastMove = 0;
+        }
+
+        /** Bits per second the link is counted on for. */
+        estimate() {
+            return this.fast === null ? null : Math.min(this.fast, this.slow);
+        }
+
+        /** The variant (index, lowest first) to play next, playing `level` with `buffer` seconds ahead. */
+        choose(variants, level, buffer, holdBack, now) {
+            const estimate = this.estimate();
+            if (estimate === null || variants.length < 2) return level;
+            let fit = 0;
+            for (let i = 0; i < variants.length; i++) if (variants[i].average <= 0.8 * estimate) fit = i;
+            if (fit < level) return this.move(fit, now);
+            const above = variants[level + 1];
+            if (above && above.bandwidth <= 0.7 * estimate && buffer >= Math.min(holdBack, 1.5) && now - this.lastMove > 4000)
+                return this.move(level + 1, now);
+            return level;
+        }
+
+        move(level, now) {
+            this.lastMove = now;
+            return level;
+        }
     }
 
     function sleep(seconds) {
@@ -224,6 +292,13 @@
             this.state = null;
             this.onstate = null;
             this.variant = null;
+            /** Every variant, lowest bit rate first; `level` is the one playing, `pinned` the one asked for. */
+            this.variants = [];
+            this.level = 0;
+            this.pinned = null;
+            this.rate = new RateChooser();
+            /** Variant changes so far (MSE), for the page and tests. */
+            this.switches = 0;
             this.playlist = null;
             this.running = false;
             this.problem = null;
@@ -319,19 +394,27 @@
                 const response = await get(this.withSession(this.playlistURL), 10);
                 if (!response.ok) throw new Error("playlist: HTTP " + response.status);
                 const text = await response.text();
-                this.variant = parseMultivariantPlaylist(text, response.url) || {
-                    uri: this.playlistURL,
-                    codecs: null,
-                    width: 0,
-                    height: 0,
-                };
+                this.variants = parseVariants(text, response.url);
+                if (!this.variants.length)
+                    this.variants = [{ uri: this.playlistURL, codecs: null, width: 0, height: 0, bandwidth: 0, average: 0, name: "" }];
+                // The best that a 5 Mbit/s link carries, until downloads say what this one does.
+                this.level = this.pinned !== null ? Math.min(this.pinned, this.variants.length - 1) : 0;
+                this.variants.forEach((variant, index) => {
+                    if (this.pinned === null && variant.bandwidth <= 5e6) this.level = index;
+                });
+                this.variant = this.variants[this.level];
             }
+            const requested = this.variant;
             const response = await get(this.reloadURL(), 4 * this.targetDuration());
+            // The player moved to another variant meanwhile: this playlist is not its own any more.
+            if (this.variant !== requested) return;
             if (!response.ok) {
                 if (response.status === 404) this.variant = null;
                 throw new Error("media playlist: HTTP " + response.status);
             }
-            const playlist = parseMediaPlaylist(await response.text(), response.url);
+            const text = await response.text();
+            if (this.variant !== requested) return;
+            const playlist = parseMediaPlaylist(text, response.url);
             const previous = this.playlist;
             this.playlist = playlist;
             if (previous && this.newest(playlist) < this.newest(previous)) {
@@ -342,8 +425,9 @@
                 this.setState("waiting");
                 return;
             }
-            if (!this.attached && this.wanted === "auto" && playlist.partTarget && this.canUseMSE()) {
+            if (!this.attached && this.wanted === "auto" && (playlist.partTarget || this.variants.length > 1) && this.canUseMSE()) {
                 // A Low-Latency channel: this player plays its parts; the browser's own HLS may not.
+                // Several variants: this player steps down before the buffer runs dry; the browser's may not.
                 this.engine = "mse";
             }
             if (!this.attached && this.canStart(playlist)) this.attach();
@@ -433,16 +517,24 @@
                 if (!this.buffer) {
                     const codecs = (this.variant && this.variant.codecs) || "avc1.64001f,mp4a.40.2";
                     this.buffer = this.mediaSource.addSourceBuffer('video/mp4; codecs="' + codecs + '"');
+                    this.bufferCodecs = codecs;
                     this.appendedInit = null;
                 }
                 while (this.running && generation === this.generation) {
                     const unit = this.nextUnit(this.playlist);
                     if (!unit) break;
+                    // Variants change where a unit starts with a keyframe: segments and parts line up in all.
+                    const wanted = this.wantedLevel();
+                    if (wanted !== this.level && unit.independent && this.last !== null) {
+                        if (await this.switchTo(wanted, generation)) continue;
+                    }
                     await this.trim();
                     let bytes = null;
                     try {
-                        bytes = await this.fetchBytes(unit.uri);
+                        bytes = await this.fetchUnit(unit);
                     } catch (error) {
+                        // Too slow for the buffer left: the same unit again, from a lower variant.
+                        if (error.abandoned) continue;
                         // Missing, or unreachable three times: go on without it (tick() jumps the gap).
                         this.problem = String(error.message || error);
                         this.skipped += 1;
@@ -465,6 +557,53 @@
                 }
             } finally {
                 if (this.pumping === generation) this.pumping = null;
+            }
+        }
+
+        /** The variant to play next: the one pinned from the quality menu, or the rate chooser's. */
+        wantedLevel() {
+            if (this.pinned !== null) return Math.min(this.pinned, this.variants.length - 1);
+            if (Date.now() < (this.switchFailedUntil || 0)) return this.level;
+            return this.rate.choose(this.variants, this.level, this.bufferAhead(), this.holdBack(this.playlist), Date.now());
+        }
+
+        /** The quality menu: a variant's index (lowest bit rate first), or null for automatic. */
+        setQuality(level) {
+            this.pinned = level === null || level === undefined ? null : Number(level);
+            if (this.engine === "mse") this.pump();
+        }
+
+        /** What plays, for the page: `720p`, with `auto` when the player chooses. */
+        quality() {
+            if (!this.variant || !this.variant.name) return null;
+            return this.variant.name + (this.variants.length > 1 && this.pinned === null ? " (auto)" : "");
+        }
+
+        /**
+         * Moves to another variant before the next unit: its playlist, which numbers segments and
+         * parts as the one before did, so the next unit is the one after the last appended. False
+         * when its playlist could not be had (tried again in 2 s).
+         */
+        async switchTo(level, generation) {
+            const variant = this.variants[level];
+            try {
+                const response = await get(this.withSession(variant.uri), 4 * this.targetDuration());
+                if (!response.ok) throw new Error("media playlist: HTTP " + response.status);
+                const playlist = parseMediaPlaylist(await response.text(), response.url);
+                if (generation !== this.generation) return false;
+                if (variant.codecs && this.buffer.changeType && variant.codecs !== this.bufferCodecs) {
+                    this.buffer.changeType('video/mp4; codecs="' + variant.codecs + '"');
+                    this.bufferCodecs = variant.codecs;
+                }
+                this.variant = variant;
+                this.level = level;
+                this.playlist = playlist;
+                this.switches += 1;
+                return true;
+            } catch (error) {
+                this.problem = String(error.message || error);
+                this.switchFailedUntil = Date.now() + 2000;
+                return false;
             }
         }
 
@@ -532,6 +671,62 @@
                     await sleep(0.5 * (attempt + 1));
                 }
             }
+        }
+
+        /**
+         * A media unit's bytes, read as they arrive, which tell the rate chooser how fast the link is.
+         * A download that cannot finish before the buffer runs dry is given up (an error with
+         * `abandoned`) while a lower variant can still be had, so playback steps down instead of stalling.
+         */
+        async fetchUnit(unit) {
+            for (let attempt = 0; ; attempt++) {
+                const controller = new AbortController();
+                const timer = setTimeout(() => controller.abort(), 10000);
+                const started = performance.now();
+                let missing = false;
+                try {
+                    const response = await fetch(unit.uri, { cache: "no-store", signal: controller.signal });
+                    missing = response.status === 404;
+                    if (!response.ok) throw new Error(unit.uri.split("/").pop() + ": HTTP " + response.status);
+                    const total = parseInt(response.headers.get("content-length"), 10) || 0;
+                    const reader = response.body.getReader();
+                    const bytes = new Uint8Array(total || 1 << 20);
+                    let received = 0;
+                    let into = bytes;
+                    for (;;) {
+                        const { done, value } = await reader.read();
+                        if (done) break;
+                        if (received + value.byteLength > into.length) {
+                            const larger = new Uint8Array(Math.max(into.length * 2, received + value.byteLength));
+                            larger.set(into.subarray(0, received));
+                            into = larger;
+                        }
+                        into.set(value, received);
+                        received += value.byteLength;
+                        const seconds = (performance.now() - started) / 1000;
+                        if (this.tooSlow(received, total, seconds)) {
+                            this.rate.slowLink((received * 8) / seconds);
+                            controller.abort();
+                            throw Object.assign(new Error("too slow for the buffer: a lower quality"), { abandoned: true });
+                        }
+                    }
+                    this.rate.measured(received, (performance.now() - started) / 1000);
+                    return into.buffer.slice(0, received);
+                } catch (error) {
+                    if (error.abandoned || missing || attempt === 2) throw error;
+                    await sleep(0.5 * (attempt + 1));
+                } finally {
+                    clearTimeout(timer);
+                }
+            }
+        }
+
+        /** True when a download going at its rate so far would end after the buffer has run out. */
+        tooSlow(received, total, seconds) {
+            if (this.level === 0 || this.pinned !== null || seconds < 0.3 || total <= received) return false;
+            const rate = (received * 8) / seconds;
+            const left = ((total - received) * 8) / Math.max(rate, 1);
+            return left > this.bufferAhead() - 0.5;
         }
 
         async appendUnit(unit, bytes) {
@@ -649,6 +844,8 @@
     global.OnairPlayer = OnairPlayer;
     global.OnairPlayer.parseMediaPlaylist = parseMediaPlaylist;
     global.OnairPlayer.parseMultivariantPlaylist = parseMultivariantPlaylist;
+    global.OnairPlayer.parseVariants = parseVariants;
+    global.OnairPlayer.RateChooser = RateChooser;
 
     // `<video data-onair src="…m3u8">` on any page: played by the browser's HLS where it has one,
     // with MSE elsewhere (or everywhere with `data-onair="mse"`), started when the channel is

@@ -29,6 +29,7 @@
     setInterval(() => {
         const latency = player.latency();
         $("latency").textContent = latency === null || player.state !== "live" ? "–" : latency.toFixed(1) + " s";
+        $("quality").textContent = player.quality() || "–";
     }, 500);
 
     const clock = (seconds) =>

@@ -1,0 +1,251 @@
+"""Several renditions from one capture (--renditions): aligned rungs, the multivariant playlist, the
+folders at every destination, the rules on every playlist, and the player switching in Chromium."""
+
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from browser import console_errors, player_status, save_screenshot, start_chromium
+from harness import Publisher, fetch, ffprobe, run_onair, wait_until
+from hls_rules import (MediaPlaylist, check_history, check_low_latency, check_media_playlist, check_multivariant,
+                       parse_attributes)
+from xserver import XServer
+
+HERE = Path(__file__).resolve().parent
+
+
+@pytest.fixture(scope="module")
+def ladder(tmp_path_factory):
+    """The test pattern (1280x720) in three asked-for rungs, of which 1080p is above the source."""
+    folder = tmp_path_factory.mktemp("ladder")
+    publisher = Publisher("--renditions", "1080p,720p,360p", "--hls-dir", str(folder), channel="ladder")
+    wait_until(lambda: (folder / "live/ladder/360p/media.m3u8").exists()
+               and MediaPlaylist((folder / "live/ladder/360p/media.m3u8").read_text()).segments.__len__() >= 3,
+               40, what="three segments in the lowest rung")
+    yield publisher, folder / "live/ladder"
+    publisher.kill()
+
+
+@pytest.fixture(scope="module")
+def low_latency():
+    publisher = Publisher("--renditions", "720p,360p", "--low-latency", channel="ladderll")
+    wait_until(lambda: (response := publisher.get("360p/media.m3u8")) and response.status == 200
+               and response.text.count("#EXTINF") >= 2, 40, what="two segments")
+    yield publisher
+    publisher.kill()
+
+
+def test_the_multivariant_playlist_lists_each_rung_with_its_own_figures(ladder):
+    publisher, _ = ladder
+    assert "rendition 1080p is above the source's 1280x720: left out" in publisher.output()
+    assert "publishing 2 renditions: 720p 1280x720 at 2500k, 360p 640x360 at 900k" in publisher.output()
+    text = publisher.get("index.m3u8").text
+    variants = check_multivariant(text)
+    assert [v["URI"] for v in variants] == ["720p/media.m3u8", "360p/media.m3u8"]
+    assert [v["RESOLUTION"] for v in variants] == ["1280x720", "640x360"]
+    # Each rung's own profile and level: x264 picks level 3.1 (1f) for 720p30 and 3.0 (1e) for 360p30.
+    assert [v["CODECS"] for v in variants] == ['"avc1.64001f,mp4a.40.2"', '"avc1.64001e,mp4a.40.2"']
+    assert all(v["FRAME-RATE"] == "30.000" for v in variants)
+    # Measured, per rung: the average of what its listed segments hold, within 10 %.
+    for variant in variants:
+        rung = variant["URI"].split("/")[0]
+        playlist = MediaPlaylist(publisher.get(variant["URI"]).text)
+        sizes = [len(publisher.get(f"{rung}/{segment['uri']}").body) for segment in playlist.segments]
+        measured = sum(sizes) * 8 / playlist.duration
+        assert abs(int(variant["AVERAGE-BANDWIDTH"]) - measured) <= 0.25 * measured, (variant, measured)
+        assert int(variant["BANDWIDTH"]) >= int(variant["AVERAGE-BANDWIDTH"])
+    # The channel's API entry lists the ladder.
+    entry = next(c for c in fetch(publisher.base + "/api/channels").json() if c["name"] == "ladder")
+    assert [(r["id"], r["width"], r["height"]) for r in entry["renditions"]] == [("720p", 1280, 720),
+                                                                                   ("360p", 640, 360)]
+
+
+def keyframes_and_audio(folder, rung, segment):
+    """A segment's video keyframe times, first and last video times, and its audio packets."""
+    data = (folder / rung / "init.mp4").read_bytes() + (folder / rung / segment).read_bytes()
+    path = folder.parent / f"probe-{rung}-{segment}.mp4"
+    path.write_bytes(data)
+    packets = ffprobe(path, "-show_packets")["packets"]
+    video = [p for p in packets if p["stream_index"] == 0]
+    audio = [(p["pts"], p["size"]) for p in packets if p["stream_index"] == 1]
+    keyframes = [p["pts_time"] for p in video if "K" in p["flags"]]
+    streams = ffprobe(path)["streams"]
+    size = next((s["width"], s["height"]) for s in streams if s["codec_type"] == "video")
+    return keyframes, (video[0]["pts_time"], video[-1]["pts_time"], len(video)), audio, size
+
+
+def test_rungs_are_aligned_segment_by_segment_and_carry_the_same_audio(ladder):
+    publisher, folder = ladder
+    top = MediaPlaylist((folder / "720p/media.m3u8").read_text())
+    low = MediaPlaylist((folder / "360p/media.m3u8").read_text())
+    common = sorted({s["uri"] for s in top.segments} & {s["uri"] for s in low.segments})
+    assert len(common) >= 2
+    durations = {rung: {s["uri"]: s["duration"] for s in playlist.segments}
+                 for rung, playlist in (("720p", top), ("360p", low))}
+    for segment in common:
+        assert durations["720p"][segment] == durations["360p"][segment]
+        high = keyframes_and_audio(folder, "720p", segment)
+        small = keyframes_and_audio(folder, "360p", segment)
+        # IDRs at the same times, the same first and last frames, every frame in both.
+        assert high[0] == small[0] and len(high[0]) == 1, (high[0], small[0])
+        assert high[1] == small[1], (high[1], small[1])
+        # One audio encode, muxed into each: the same packets.
+        assert high[2] == small[2] and len(high[2]) > 0
+        assert (high[3], small[3]) == ((1280, 720), (640, 360))
+    # Matching numbers and target durations.
+    assert top.target == low.target
+    assert top.sequence == low.sequence or abs(top.sequence - low.sequence) <= 1
+
+
+def test_every_rung_playlist_obeys_the_rules_while_live(ladder):
+    publisher, _ = ladder
+    history = {"720p": [], "360p": []}
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        for rung in history:
+            text = publisher.get(f"{rung}/media.m3u8").text
+            playlist = MediaPlaylist(text)
+            check_media_playlist(playlist, "fmp4", window=6)
+            history[rung].append((time.monotonic(), playlist))
+        time.sleep(0.5)
+    for seen in history.values():
+        check_history(seen)
+    targets = {seen[-1][1].target for seen in history.values()}
+    assert len(targets) == 1
+
+
+def test_the_folder_holds_every_rung_under_the_multivariant_playlist(ladder):
+    _, folder = ladder
+    variants = check_multivariant((folder / "index.m3u8").read_text())
+    assert [v["URI"] for v in variants] == ["720p/media.m3u8", "360p/media.m3u8"]
+    for rung in ("720p", "360p"):
+        playlist = MediaPlaylist((folder / rung / "media.m3u8").read_text())
+        check_media_playlist(playlist, "fmp4", window=6)
+        for segment in playlist.segments:
+            assert (folder / rung / segment["uri"]).is_file()
+    # What a player given the folder's index plays: every rung, through ffprobe.
+    probe = subprocess.run(["ffprobe", "-v", "error", "-of", "json", "-show_programs", str(folder / "index.m3u8")],
+                           capture_output=True, text=True, check=True, timeout=60)
+    heights = sorted(s["height"] for p in json.loads(probe.stdout)["programs"] for s in p["streams"]
+                     if s["codec_type"] == "video")
+    assert heights == [360, 720]
+
+
+def test_low_latency_rungs_report_each_other_and_obey_the_rules(low_latency):
+    for rung, other in (("720p", "360p"), ("360p", "720p")):
+        text = low_latency.get(f"{rung}/media.m3u8").text
+        check_low_latency(text)
+        check_media_playlist(MediaPlaylist(text), "fmp4", window=6)
+        playlist = MediaPlaylist(text)
+        report = parse_attributes(playlist.tags["EXT-X-RENDITION-REPORT"])
+        assert report["URI"] == f'"../{other}/media.m3u8"'
+        # The other rung's edge is this one's, give or take the part being cut.
+        own_msn = playlist.sequence + len(playlist.segments)
+        assert abs(int(report["LAST-MSN"]) - own_msn) <= 1, (report, own_msn)
+        # A blocking reload of the reported part is answered.
+        msn, part = int(report["LAST-MSN"]), int(report["LAST-PART"])
+        answer = low_latency.get(f"{other}/media.m3u8?_HLS_msn={msn}&_HLS_part={part}")
+        assert answer.status == 200 and f"part{msn}.{part}.m4s" in answer.text
+
+
+def test_a_rung_that_does_not_exist_is_not_found(low_latency):
+    assert low_latency.get("1080p/media.m3u8").status == 404
+    assert low_latency.get("720p/index.m3u8").status == 404
+    assert low_latency.get("media.m3u8").status == 404
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--renditions", "720p,abc"], "--renditions: 'abc' is not a rung"),
+    (["--renditions", "720p,720p"], "--renditions: 720p is given twice"),
+    (["--renditions", "1280x720,640x480"], "640x480 does not have the shape of 1280x720"),
+    (["--renditions", "4000p"], "'4000p' is out of range: 144p to 2160p"),
+    (["--renditions", "720p@5"], "'720p@5' has a bad rate"),
+    (["--renditions", "720p", "--quality", "360p"], "give --renditions or --quality, not both"),
+    (["--renditions", "1080p,1440p"], "every rung is above the source's 1280x720"),
+], ids=lambda value: " ".join(value) if isinstance(value, list) else None)
+def test_a_bad_ladder_is_one_line_and_status_2(tmp_path, arguments, message):
+    result = run_onair("publish", "--hls-dir", str(tmp_path / "out"), *arguments)
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("onair: ") and message in lines[0], result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.fixture(scope="module")
+def busy_screen(tmp_path_factory):
+    """A 640x360 screen with a third of it redrawn 20 times a second: a top rung that needs far more
+    than the link the test leaves, over a bottom rung that needs little."""
+    server = XServer(640, 360)
+    folder = tmp_path_factory.mktemp("scene")
+    scene = subprocess.Popen(["/usr/bin/python3", str(HERE / "xscene.py"), "640", "360", str(folder)],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                             env={**os.environ, "DISPLAY": server.display})
+    assert scene.stdout.readline().strip() == "ok"
+    scene.stdin.write("animate 100 60 320 240 100000\n")
+    scene.stdin.flush()
+    publisher = Publisher("--source", "screen", "--audio", "none", "--renditions", "640x360@2500k,320x180@150k",
+                          display=server.display, channel="switching")
+    wait_until(lambda: (response := publisher.get("320x180/media.m3u8")) and response.status == 200
+               and response.text.count("#EXTINF") >= 3, 40, what="three segments")
+    yield publisher
+    publisher.kill()
+    scene.kill()
+    scene.wait()
+    server.stop()
+
+
+def throttle(driver, kilobits):
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 0,
+        "downloadThroughput": -1 if kilobits is None else kilobits * 1000 / 8,
+        "uploadThroughput": -1 if kilobits is None else kilobits * 1000 / 8})
+
+
+def level(driver):
+    return driver.execute_script(
+        "const p = window.onair; return {level: p.level, name: p.variant && p.variant.name, switches: p.switches,"
+        " estimate: p.rate.estimate(), time: p.video.currentTime, buffer: p.bufferAhead(), waiting: p.stalls || 0};")
+
+
+def test_the_player_steps_down_when_the_link_drops_and_back_up_when_it_recovers(busy_screen):
+    top = check_multivariant(busy_screen.get("index.m3u8").text)[0]
+    # The top rung needs more than the link left below; the bottom one fits in it.
+    assert int(top["AVERAGE-BANDWIDTH"]) > 900_000, top
+    driver = start_chromium()
+    try:
+        driver.get(f"{busy_screen.base}/watch/switching?muted=1")
+        wait_until(lambda: player_status(driver)["time"] > 0.5, 30, interval=0.2, what="playback")
+        assert player_status(driver)["engine"] == "mse"
+        wait_until(lambda: level(driver)["name"] == "360p", 20, interval=0.2, what="the top rung")
+        # Count stalls from here on: a `waiting` event while playing.
+        driver.execute_script("""
+            window.onair.stalls = 0;
+            window.onair.video.addEventListener('waiting', () => { window.onair.stalls += 1; });""")
+        throttle(driver, 500)
+        dropped = time.monotonic()
+        wait_until(lambda: level(driver)["name"] == "180p", 12, interval=0.2, what="a step down")
+        took = time.monotonic() - dropped
+        played = player_status(driver)["time"]
+        # Playback goes on at the lower rung: 7 s of media within 10 s, and no stall in between.
+        wait_until(lambda: player_status(driver)["time"] - played >= 7, 10, interval=0.2, what="7 s of playback")
+        assert level(driver)["name"] == "180p"
+        assert level(driver)["waiting"] == 0, level(driver)
+        save_screenshot(driver, "renditions-stepped-down.png")
+        throttle(driver, None)
+        wait_until(lambda: level(driver)["name"] == "360p", 30, interval=0.2, what="a step back up")
+        wait_until(lambda: driver.find_element("id", "quality").text == "360p (auto)", 5, what="the page's quality")
+        print(f"stepped down {took:.1f} s after the link dropped")
+        # The quality menu pins a rung, and Auto lets go again.
+        driver.execute_script("""
+            const menu = document.querySelector('select.quality');
+            menu.value = '0'; menu.dispatchEvent(new Event('change'));""")
+        wait_until(lambda: level(driver)["name"] == "180p", 10, interval=0.2, what="the pinned rung")
+        wait_until(lambda: driver.find_element("id", "quality").text == "180p", 5, what="the pinned quality shown")
+        assert console_errors(driver) == []
+    finally:
+        driver.quit()
