@@ -58,7 +58,9 @@ public final class Broadcast: Sendable {
                 DirectoryMirror.previousRun(root: $0, channel: config.channel, rendition: isLadder ? rung.id : nil)
             }
         }
-        if isLadder, Set(previous.map { $0.map { $0.playlist.mediaSequence + $0.playlist.segments.count } ?? -1 }).count != 1 {
+        if isLadder,
+            Set(previous.map { $0.map { $0.playlist.mediaSequence + $0.playlist.segments.count } ?? -1 }).count != 1
+        {
             previous = rungs.map { _ in nil }
         }
         var stages: [RenditionStages] = []

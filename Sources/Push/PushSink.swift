@@ -190,7 +190,8 @@ public final class PushSink: PublicationSink, @unchecked Sendable {
         do {
             // The channel's multivariant playlist sits above the renditions' folders.
             try store.put(
-                (name == .multivariantPlaylist ? "" : folder) + name.description, bytes: bytes, contentType: name.contentType, cacheControl: cacheControl,
+                (name == .multivariantPlaylist ? "" : folder) + name.description, bytes: bytes,
+                contentType: name.contentType, cacheControl: cacheControl,
                 timeout: timeout)
         } catch {
             metrics.failures.increment()

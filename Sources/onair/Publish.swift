@@ -147,7 +147,9 @@ struct Publish: AsyncParsableCommand {
             for skipped in ladder.skipped { notices.append("rendition \(skipped): left out") }
             notices.append(
                 "publishing \(ladder.rungs.count) rendition\(ladder.rungs.count == 1 ? "" : "s"): "
-                    + ladder.rungs.map { "\($0.id) \($0.width)x\($0.height) at \(Bitrate(bitsPerSecond: $0.videoBitrate))" }
+                    + ladder.rungs.map {
+                        "\($0.id) \($0.width)x\($0.height) at \(Bitrate(bitsPerSecond: $0.videoBitrate))"
+                    }
                     .joined(separator: ", "))
             configuration.width = ladder.rungs[0].width
             configuration.height = ladder.rungs[0].height

@@ -64,7 +64,8 @@ struct VideoSourceResolver {
             }
             let base = FrameGeometry.size(sourceWidth: 1280, sourceHeight: 720, shortSide: short, upscale: true)
             return (
-                .testPattern, size ?? FrameSize(width: base.width, height: base.height), FrameSize(width: 1280, height: 720)
+                .testPattern, size ?? FrameSize(width: base.width, height: base.height),
+                FrameSize(width: 1280, height: 720)
             )
         }
         let connection: X11Display

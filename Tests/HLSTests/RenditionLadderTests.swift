@@ -36,7 +36,8 @@ import Testing
     }
 
     @Test func autoTakesOneRungPerCoreKeepingTheTopAndTheBottom() throws {
-        #expect(rungs(try plan("auto", cores: 4)) == ["1080p 1920x1080 4600k", "720p 1280x720 2500k", "360p 640x360 900k"])
+        #expect(
+            rungs(try plan("auto", cores: 4)) == ["1080p 1920x1080 4600k", "720p 1280x720 2500k", "360p 640x360 900k"])
         #expect(rungs(try plan("auto", cores: 2)) == ["1080p 1920x1080 4600k", "360p 640x360 900k"])
         #expect(rungs(try plan("auto", cores: 1)) == ["1080p 1920x1080 4600k"])
         // A 4K screen tops out at 1080p; a small one at its own size.
@@ -132,8 +133,10 @@ import Testing
             version: 6, targetDuration: 2, initSegmentURI: "init.mp4",
             lowLatency: .init(
                 partTarget: 0.5, preloadHint: "part0.0.m4s",
-                renditionReports: [.init(uri: "../360p/media.m3u8", lastMSN: 4, lastPart: 2),
-                    .init(uri: "../180p/media.m3u8", lastMSN: 4, lastPart: nil)]))
+                renditionReports: [
+                    .init(uri: "../360p/media.m3u8", lastMSN: 4, lastPart: 2),
+                    .init(uri: "../180p/media.m3u8", lastMSN: 4, lastPart: nil),
+                ]))
         let lines = playlist.render().split(separator: "\n")
         #expect(
             Array(lines.suffix(3)) == [
