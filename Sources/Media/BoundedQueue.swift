@@ -21,11 +21,15 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     private var head = 0
     private var closed = false
     private var dropped = 0
+    /// With `.dropOldest`: elements passed over when one must go (the oldest of them goes only
+    /// when every queued element is one).
+    private let keep: (@Sendable (Element) -> Bool)?
 
-    public init(capacity: Int, policy: OverflowPolicy) {
+    public init(capacity: Int, policy: OverflowPolicy, keep: (@Sendable (Element) -> Bool)? = nil) {
         precondition(capacity > 0)
         self.capacity = capacity
         self.policy = policy
+        self.keep = keep
         elements.reserveCapacity(capacity)
     }
 
@@ -39,7 +43,11 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         }
         if closed { return false }
         if elements.count - head >= capacity {
-            head += 1
+            if let keep, let index = elements[head...].firstIndex(where: { !keep($0) }), index > head {
+                elements.remove(at: index)
+            } else {
+                head += 1
+            }
             dropped += 1
         }
         elements.append(element)

@@ -13,6 +13,10 @@ public struct BroadcastEvent: Sendable, Equatable {
         case audioDeviceRecovered = "audio_device_recovered"
         /// Frames dropped because encoding cannot keep up.
         case encoderOverloaded = "encoder_overloaded"
+        /// The largest rendition of a ladder cannot be encoded in real time: it repeats pictures
+        /// (the others keep every frame) until it can again.
+        case renditionOverloaded = "rendition_overloaded"
+        case renditionRecovered = "rendition_recovered"
         case diskWriteFailed = "disk_write_failed"
         case diskWriteRecovered = "disk_write_recovered"
         /// The folder is too slow: segments left the playlist before they could be written.
@@ -25,8 +29,8 @@ public struct BroadcastEvent: Sendable, Equatable {
         /// Problems are logged as warnings; changes of state and recoveries as information.
         public var isProblem: Bool {
             switch self {
-            case .captureInterrupted, .audioDeviceLost, .encoderOverloaded, .diskWriteFailed, .diskWriteBehind,
-                .pushFailed:
+            case .captureInterrupted, .audioDeviceLost, .encoderOverloaded, .renditionOverloaded, .diskWriteFailed,
+                .diskWriteBehind, .pushFailed:
                 true
             default: false
             }

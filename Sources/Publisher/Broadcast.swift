@@ -41,7 +41,7 @@ public final class Broadcast: Sendable {
         let config = configuration
         let clock = MediaClock.start()
         let stop = StopSignal(after: config.duration)
-        let stats = BroadcastStats()
+        let stats = BroadcastStats(renditions: config.ladder.map(\.id))
         let pause = PauseSwitch()
         let hub = EventHub(channel: config.channel, logger: logger)
 
@@ -164,13 +164,16 @@ public final class Broadcast: Sendable {
             pacer: pacer, videoSource: videoSource, renditions: stages, audioSource: audioSource,
             audioEncoder: audioEncoder, sinks: sinks, rtmp: rtmp, stop: stop, pause: pause,
             clock: clock,
-            stats: stats, logger: logger
+            stats: stats, logger: logger, report: hub.reporter
         ) {
             // Said while the server still answers, so the events stream carries it.
             let counts = control.statistics()
             hub.report(
                 .stopped,
                 "stopped channel \(config.channel): \(counts.segmentsOut) segments, \(counts.framesCaptured) frames captured, \(counts.framesRepeated) repeated, \(counts.framesDropped) dropped"
+                    + (counts.renditions ?? []).map {
+                        "; \($0.id): \($0.framesEncoded) encoded, \($0.framesDropped) dropped, \($0.framesShed) repeated to keep up"
+                    }.joined()
             )
             hub.finish()
         }

@@ -56,7 +56,14 @@ final class BroadcastControl: ChannelControl {
             framesCaptured: captured.current, framesEncoded: stats.framesEncoded.current,
             framesRepeated: repeated.current, framesDropped: stats.framesDropped.current,
             bytesOut: stats.videoBytes.current + stats.audioBytes.current, segmentsOut: store.summary().segments,
-            capture: work?.figures)
+            capture: work?.figures,
+            renditions: stats.renditions.isEmpty
+                ? nil
+                : stats.renditions.map {
+                    ChannelStatistics.Rendition(
+                        id: $0.id, framesEncoded: $0.framesEncoded.current, framesDropped: $0.framesDropped.current,
+                        framesShed: $0.framesShed.current)
+                })
     }
 
     func events() -> AsyncStream<BroadcastEvent> {

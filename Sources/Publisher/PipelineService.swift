@@ -37,14 +37,17 @@ final class PipelineService: Service, @unchecked Sendable {
     private let clock: MediaClock
     private let stats: BroadcastStats
     private let logger: Logger
+    private let report: EventReporter
 
     init(
         pacer: Pacer, videoSource: any VideoSource, renditions: [RenditionStages], audioSource: (any AudioSource)?,
         audioEncoder: AudioEncoder?, sinks: [SinkRunner], rtmp: [RTMPPusher],
         stop: StopSignal,
         pause: PauseSwitch,
-        clock: MediaClock, stats: BroadcastStats, logger: Logger, finished: @escaping @Sendable () -> Void
+        clock: MediaClock, stats: BroadcastStats, logger: Logger, report: @escaping EventReporter,
+        finished: @escaping @Sendable () -> Void
     ) {
+        self.report = report
         self.pause = pause
         self.finished = finished
         self.pacer = pacer
@@ -61,7 +64,13 @@ final class PipelineService: Service, @unchecked Sendable {
     }
 
     func run() async throws {
-        let frames = renditions.map { _ in BoundedQueue<VideoFrame>(capacity: 4, policy: .dropOldest) }
+        // A frame on the keyframe grid is never the one dropped: its rung's IDR, and so its segment
+        // boundary, stays where every other rung has it. The lower rungs of a ladder, cheap to
+        // encode, may wait longer for their thread on a busy machine before they lose a frame.
+        let interval = Int64(renditions[0].encoder.settings.keyframeInterval)
+        let frames = renditions.indices.map { number in
+            BoundedQueue<VideoFrame>(capacity: number == 0 ? 4 : 8, policy: .dropOldest) { $0.index % interval == 0 }
+        }
         let packets = renditions.map { _ in BoundedQueue<PacketMessage>(capacity: 256, policy: .block) }
         defer { finished() }
         try await withGracefulShutdownHandler {
@@ -162,25 +171,53 @@ final class PipelineService: Service, @unchecked Sendable {
     }
 
     /// One rendition's encoder thread: its picture scaled from the captured one, then encoded. The
-    /// broadcast's frame counts are the largest rendition's (`top`); RTMP sends its packets.
+    /// broadcast's frame counts are the largest rendition's (`top`); RTMP sends its packets. The
+    /// largest rung of a ladder sheds when it cannot keep up (``RungShedding``).
     private func encodeVideo(
         _ rendition: RenditionStages, top: Bool, from frames: BoundedQueue<VideoFrame>,
         into packets: BoundedQueue<PacketMessage>
     ) throws {
         let encoder = rendition.encoder
         defer { packets.push(.end(encoder.stream.track)) }
+        let counts = stats.renditions.first { $0.id == rendition.id }
+        var shedding = top && counts != nil ? RungShedding() : nil
+        var lastPicture: VideoFrame?
         var dropped = 0
         while let captured = frames.pop() {
-            if top, frames.droppedCount > dropped {
-                stats.framesDropped.add(frames.droppedCount - dropped)
-                dropped = frames.droppedCount
+            let newlyDropped = frames.droppedCount - dropped
+            dropped = frames.droppedCount
+            if newlyDropped > 0 {
+                if top { stats.framesDropped.add(newlyDropped) }
+                counts?.framesDropped.add(newlyDropped)
             }
-            let frame = try rendition.scaler?.scale(captured) ?? captured
+            var picture = captured
+            if var policy = shedding {
+                switch policy.observe(dropped: newlyDropped, at: Double(captured.index) / Double(pacer.fps)) {
+                case .started:
+                    report(
+                        .renditionOverloaded,
+                        "rendition \(rendition.id) cannot be encoded in real time: it takes fewer new pictures "
+                            + "until it can (the other renditions keep every frame)")
+                case .ended:
+                    report(.renditionRecovered, "rendition \(rendition.id) is encoded in real time again")
+                case nil:
+                    break
+                }
+                if !policy.takesNewPicture(index: captured.index), let lastPicture {
+                    picture = try lastPicture.reference(index: captured.index)
+                    counts?.framesShed.add()
+                } else {
+                    lastPicture = captured
+                }
+                shedding = policy
+            }
+            let frame = try rendition.scaler?.scale(picture) ?? picture
             for packet in try encoder.encode(frame) {
                 stats.videoBytes.add(packet.size)
                 send(packet, to: [packets], rtmp: top)
             }
             if top { stats.framesEncoded.add() }
+            counts?.framesEncoded.add()
         }
         for packet in try encoder.flush() {
             send(packet, to: [packets], rtmp: top)

@@ -26,12 +26,29 @@ public struct ChannelStatistics: Sendable, Equatable, Codable {
     /// Pixels read from the screen and converted, in total and over the last second (screen
     /// sources only): what a changed part of the screen costs.
     public var capture: CaptureWork.Figures?
+    /// A ladder's rungs, largest first: frames encoded, dropped, and repeated to keep up.
+    public var renditions: [Rendition]?
+
+    public struct Rendition: Sendable, Equatable, Codable {
+        public var id: String
+        public var framesEncoded: Int
+        public var framesDropped: Int
+        public var framesShed: Int
+
+        public init(id: String, framesEncoded: Int, framesDropped: Int, framesShed: Int) {
+            self.id = id
+            self.framesEncoded = framesEncoded
+            self.framesDropped = framesDropped
+            self.framesShed = framesShed
+        }
+    }
 
     public init(
         framesCaptured: Int, framesEncoded: Int, framesRepeated: Int, framesDropped: Int, bytesOut: Int,
-        segmentsOut: Int, capture: CaptureWork.Figures? = nil
+        segmentsOut: Int, capture: CaptureWork.Figures? = nil, renditions: [Rendition]? = nil
     ) {
         self.capture = capture
+        self.renditions = renditions
         self.framesCaptured = framesCaptured
         self.framesEncoded = framesEncoded
         self.framesRepeated = framesRepeated

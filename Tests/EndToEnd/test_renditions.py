@@ -2,6 +2,7 @@
 folders at every destination, the rules on every playlist, and the player switching in Chromium."""
 
 import json
+import re
 import os
 import subprocess
 import time
@@ -249,3 +250,44 @@ def test_the_player_steps_down_when_the_link_drops_and_back_up_when_it_recovers(
         assert console_errors(driver) == []
     finally:
         driver.quit()
+
+
+def test_on_a_starved_machine_the_top_rung_sheds_and_the_lower_keeps_every_frame(tmp_path):
+    # An animated 1920x1080 screen (ffplay on the second core); onair and three busy loops on the
+    # first: 1080p cannot be encoded at 30 fps there, 180p can.
+    server = XServer(1920, 1080)
+    player = subprocess.Popen(["taskset", "-c", "1", "ffplay", "-v", "error", "-an", "-noborder", "-left", "0",
+                               "-top", "0", "-f", "lavfi", "testsrc2=size=1920x1080:rate=30"],
+                              env={**os.environ, "DISPLAY": server.display})
+    hogs = [subprocess.Popen(["taskset", "-c", "0", "python3", "-c", "while True: pass"]) for _ in range(3)]
+    try:
+        wait_until(lambda: "testsrc2" in server.run("xwininfo", "-root", "-tree").stdout, 20, what="the animation")
+        publisher = Publisher("--source", "screen", "--audio", "none", "--renditions", "1920x1080@4600k,320x180@200k",
+                              "--duration", "20s", "--hls-dir", str(tmp_path), display=server.display,
+                              prefix=("taskset", "-c", "0"))
+        try:
+            assert publisher.process.wait(timeout=90) == 0
+        finally:
+            publisher.kill()
+    finally:
+        for process in hogs + [player]:
+            process.kill()
+            process.wait()
+        server.stop()
+    output = publisher.output()
+    assert "[rendition_overloaded] rendition 1920x1080 cannot be encoded in real time" in output, output
+    counts = re.search(r"1920x1080: (\d+) encoded, (\d+) dropped, (\d+) repeated to keep up; "
+                       r"320x180: (\d+) encoded, (\d+) dropped, (\d+) repeated to keep up", output)
+    assert counts, output
+    top_encoded, top_dropped, top_shed, low_encoded, low_dropped, low_shed = map(int, counts.groups())
+    print(counts.group(0))
+    assert top_shed > 0 and low_shed == 0
+    # The lower rung kept every frame slot; the top repeated pictures to keep up.
+    assert low_dropped == 0 and low_encoded == 600
+    # Both rungs still hold every segment, aligned.
+    media = tmp_path / "live/demo"
+    top = MediaPlaylist((media / "1920x1080/media.m3u8").read_text())
+    low = MediaPlaylist((media / "320x180/media.m3u8").read_text())
+    assert top.ended and low.ended
+    assert [s["uri"] for s in top.segments] == [s["uri"] for s in low.segments]
+    assert [s["duration"] for s in top.segments] == [s["duration"] for s in low.segments]
