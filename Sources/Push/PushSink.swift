@@ -154,7 +154,7 @@ public final class PushSink: PublicationSink, @unchecked Sendable {
         var playlists: [(MediaFileName, [UInt8])] = [
             (.mediaPlaylist, Array(progress.playlist(for: timeline).render().utf8))
         ]
-        if writesIndex {
+        if writesIndex, ladder?.isComplete ?? true {
             let index = ladder?.multivariantPlaylist ?? MultivariantPlaylist(renditions: [timeline])
             playlists.append((.multivariantPlaylist, Array(index.render().utf8)))
         }

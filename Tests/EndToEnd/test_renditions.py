@@ -291,3 +291,44 @@ def test_on_a_starved_machine_the_top_rung_sheds_and_the_lower_keeps_every_frame
     assert top.ended and low.ended
     assert [s["uri"] for s in top.segments] == [s["uri"] for s in low.segments]
     assert [s["duration"] for s in top.segments] == [s["duration"] for s in low.segments]
+
+
+@pytest.mark.parametrize("kind", ["http", "s3"])
+def test_a_push_destination_gets_every_rung_under_the_multivariant_playlist(tmp_path, kind):
+    from destinations import Nginx, SeaweedFS
+    if kind == "http":
+        destination = Nginx(tmp_path / "nginx")
+        base, target, env = f"{destination.base}/live/ladder/", f"{destination.base}/live/ladder/", None
+    else:
+        destination = SeaweedFS(tmp_path / "seaweedfs")
+        base, target, env = f"{destination.base}/live/ladder/", "s3://live/ladder/", destination.environment()
+    publisher = Publisher("--renditions", "720p,360p", "--segment-duration", "1", "--playlist-size", "4",
+                          "--push", target, channel="ladder", env=env)
+    try:
+        def listed():
+            response = fetch(base + "index.m3u8")
+            return response and response.status == 200 and response.text
+        index = wait_until(listed, 40, what="the multivariant playlist at the destination")
+        # Written once every rung has a playlist there: both are listed from the first one.
+        assert [v["URI"] for v in check_multivariant(index)] == ["720p/media.m3u8", "360p/media.m3u8"]
+        for rung in ("720p", "360p"):
+            response = fetch(base + f"{rung}/media.m3u8")
+            assert response.status == 200, rung
+        wait_until(lambda: MediaPlaylist(fetch(base + "360p/media.m3u8").text).sequence >= 2, 30,
+                   what="the window to slide")
+        # Once out of the playlist and its availability window, deleted in each rung's folder.
+        for rung in ("720p", "360p"):
+            wait_until(lambda: fetch(base + f"{rung}/seg0.m4s").status in (403, 404), 20,
+                       what=f"{rung}/seg0 to be deleted")
+        assert publisher.stop() == 0
+        playlists = {rung: MediaPlaylist(fetch(base + f"{rung}/media.m3u8").text) for rung in ("720p", "360p")}
+        for rung, playlist in playlists.items():
+            assert playlist.ended
+            check_media_playlist(playlist, "fmp4", window=4)
+            for segment in playlist.segments:
+                assert fetch(base + f"{rung}/{segment['uri']}").status == 200
+        assert [s["uri"] for s in playlists["720p"].segments] == [s["uri"] for s in playlists["360p"].segments]
+        assert "push_failed" not in publisher.output()
+    finally:
+        publisher.kill()
+        destination.stop()

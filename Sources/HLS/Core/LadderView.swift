@@ -22,10 +22,19 @@ public struct LadderView: Sendable, Equatable {
     /// Largest first, as listed in the multivariant playlist.
     public var entries: [Entry]
     public var version: Int
+    /// How many renditions the channel has, heard from or not.
+    public var renditionCount: Int
 
-    public init(entries: [Entry], version: Int) {
+    public init(entries: [Entry], version: Int, renditionCount: Int? = nil) {
         self.entries = entries
         self.version = version
+        self.renditionCount = renditionCount ?? entries.count
+    }
+
+    /// Every rendition has something listed: a destination's multivariant playlist waits for this,
+    /// so it never names a rendition that has no playlist there yet.
+    public var isComplete: Bool {
+        entries.count == renditionCount && entries.allSatisfy { $0.lastMSN != nil }
     }
 
     /// Where a rendition's media playlist is, from the channel's folder.

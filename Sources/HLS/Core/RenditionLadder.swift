@@ -118,7 +118,7 @@ public struct RenditionLadder: Sendable, Equatable {
     }
 
     /// The bit rate for screen content of this size: 2500k at 1280x720, growing with the pixel
-    /// count to the power 0.75 (1080p 4500k, 360p 900k), rounded to 100k.
+    /// count to the power 0.75 (1080p 4600k, 360p 900k), rounded to 100k.
     public static func bitrate(width: Int, height: Int) -> Int {
         let scale = Double(width * height) / (1280 * 720)
         let rate = 2_500_000 * pow075(scale)

@@ -20,6 +20,7 @@ public final class LadderBoard: Sendable {
             return entries
         }
         return LadderView(
-            entries: order.compactMap { posted[$0] }, version: timeline.configuration.format.playlistVersion)
+            entries: order.compactMap { posted[$0] }, version: timeline.configuration.format.playlistVersion,
+            renditionCount: order.count)
     }
 }

@@ -153,7 +153,7 @@ public final class DirectoryMirror: PublicationSink, @unchecked Sendable {
         // No playlist before there is a segment to name.
         if !listed.isEmpty || timeline.ended {
             try writePlaylist(Array(timeline.wholeSegmentPlaylist().render().utf8), as: .mediaPlaylist, in: folder)
-            if let indexFolder {
+            if let indexFolder, ladder?.isComplete ?? true {
                 let index = ladder?.multivariantPlaylist ?? MultivariantPlaylist(renditions: [timeline])
                 try writePlaylist(Array(index.render().utf8), as: .multivariantPlaylist, in: indexFolder)
             }
