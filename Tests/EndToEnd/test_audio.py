@@ -45,11 +45,11 @@ def decoded_audio(folder, rate=8000):
     return struct.unpack(f"<{len(raw) // 2}h", raw)
 
 
-def level(samples, frequency, rate=8000):
+def level(samples, frequency, rate=8000, ending=0.5):
     """The peak amplitude within 1 Hz of a frequency (Goertzel in 0.25 Hz steps), over the second
-    before the last half second (PulseAudio can take a second or more to start a monitor stream).
+    before the last `ending` seconds (PulseAudio can take a second or more to start a monitor stream).
     The band allows for the resampler's drift compensation, which may shift pitch by up to 0.1 %."""
-    middle = samples[-rate * 3 // 2:-rate // 2]
+    middle = samples[-int(rate * (ending + 1)):-int(rate * ending)]
     best = 0.0
     for step in range(-4, 5):
         w = 2 * math.pi * (frequency + step / 4) / rate
@@ -100,7 +100,11 @@ def test_two_devices_are_mixed_with_their_gains(sound, tmp_path):
     samples = decoded_audio(tmp_path)
     desk, mic = level(samples, 440), level(samples, 1000)
     assert desk > 1500 and mic > 700
-    assert 0.35 < mic / desk < 0.7, "-6 dB is half the amplitude"
+    # The gain, in three seconds taken apart: the middle figure, so a monitor stream that hiccups
+    # for a moment under a loaded machine (a run of silence in one device) does not decide it.
+    ratios = sorted(level(samples, 1000, ending=end) / max(1, level(samples, 440, ending=end))
+                    for end in (0.5, 1.5, 2.5))
+    assert 0.35 < ratios[1] < 0.7, f"-6 dB is half the amplitude: {ratios}"
 
 
 def test_loud_sums_clip_instead_of_wrapping_around(sound, tmp_path):
