@@ -181,12 +181,6 @@
         return variants.sort((a, b) => a.bandwidth - b.bandwidth);
     }
 
-    /** The first variant of a multivariant playlist, or null for a media playlist. */
-    function parseMultivariantPlaylist(text, base) {
-        const variants = parseVariants(text, base);
-        return variants.length ? variants[variants.length - 1] : null;
-    }
-
     /**
      * Adaptive bit rate: which variant to play, from the measured throughput (two moving
      * averages, the lower counted) and the buffer. Down at once to the best that fits in 80 % of
@@ -843,7 +837,6 @@
 
     global.OnairPlayer = OnairPlayer;
     global.OnairPlayer.parseMediaPlaylist = parseMediaPlaylist;
-    global.OnairPlayer.parseMultivariantPlaylist = parseMultivariantPlaylist;
     global.OnairPlayer.parseVariants = parseVariants;
     global.OnairPlayer.RateChooser = RateChooser;
 

@@ -15,3 +15,16 @@ extension String {
         self = "\(scaled / scale)." + String(zeroPadded: scaled % scale, width: decimals)
     }
 }
+
+/// Bits per second as people write them: `2500000`, `2500k`, `2.5M`; nil for anything else or
+/// not above 0. Held below what an Int can say, so any number reaches its caller's range check.
+public func bitsPerSecond(_ text: Substring) -> Int? {
+    var number = text
+    var multiplier = 1.0
+    if let last = number.last, let value = ["k": 1e3, "K": 1e3, "m": 1e6, "M": 1e6][last] {
+        multiplier = value
+        number = number.dropLast()
+    }
+    guard let value = Double(number), value.isFinite, value > 0 else { return nil }
+    return Int(min(value * multiplier, 1e15).rounded())
+}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Media
 
 /// `WIDTHxHEIGHT`.
 struct FrameSize: ExpressibleByArgument, CustomStringConvertible, Equatable {
@@ -29,16 +30,8 @@ struct Bitrate: ExpressibleByArgument, CustomStringConvertible, Equatable {
     }
 
     init?(argument: String) {
-        let multipliers: [Character: Double] = ["k": 1e3, "K": 1e3, "m": 1e6, "M": 1e6]
-        var text = Substring(argument)
-        var multiplier = 1.0
-        if let last = text.last, let value = multipliers[last] {
-            multiplier = value
-            text = text.dropLast()
-        }
-        guard let number = Double(text), number > 0, number.isFinite else { return nil }
-        // Held below what an Int can say, so any number reaches the option's range check.
-        self.init(bitsPerSecond: Int(min(number * multiplier, 1e15).rounded()))
+        guard let rate = Media.bitsPerSecond(Substring(argument)) else { return nil }
+        self.init(bitsPerSecond: rate)
     }
 
     var description: String {

@@ -66,17 +66,6 @@ public enum LadderRequest: Sendable, Equatable {
         return Rung(size: .exact(width: width, height: height), bitrate: bitrate)
     }
 
-    /// `2500000`, `2500k`, `2.5M`.
-    private static func bitsPerSecond(_ text: Substring) -> Int? {
-        var number = text
-        var multiplier = 1.0
-        if let last = number.last, let value = ["k": 1e3, "K": 1e3, "m": 1e6, "M": 1e6][last] {
-            multiplier = value
-            number = number.dropLast()
-        }
-        guard let value = Double(number), value.isFinite, value > 0 else { return nil }
-        return Int(min(value * multiplier, 1e15).rounded())
-    }
 }
 
 /// Why a ladder is refused: one line for the user.
