@@ -334,3 +334,56 @@ def test_a_push_destination_gets_every_rung_under_the_multivariant_playlist(tmp_
     finally:
         publisher.kill()
         destination.stop()
+
+
+def test_an_origin_serves_a_pushed_ladder_with_its_reports_and_through_an_edge(tmp_path):
+    """`onair serve` takes each rung into its folder and serves the ladder as the publisher does."""
+    from edges import TOKEN, NginxEdge, Origin
+    origin = Origin()
+    publisher = Publisher("--renditions", "360p,180p", "--low-latency", "--part-duration", "0.2", "--no-serve",
+                          *origin.push_arguments("ladder"), channel="ladder")
+    edge = NginxEdge(tmp_path / "nginx", origin.port)
+    try:
+        def index():
+            response = fetch(f"{origin.base}/live/ladder/index.m3u8")
+            return response.status == 200 and response.text
+        variants = check_multivariant(wait_until(index, 40, what="the ladder at the origin"))
+        assert [v["URI"] for v in variants] == ["360p/media.m3u8", "180p/media.m3u8"]
+        assert [v["RESOLUTION"] for v in variants] == ["640x360", "320x180"]
+        wait_until(lambda: fetch(f"{origin.base}/live/ladder/180p/media.m3u8").text.count("#EXTINF") >= 2, 30,
+                   what="two segments in the lowest rung")
+        for base in (origin.base, edge.base):
+            for rung, other, height in (("360p", "180p", 360), ("180p", "360p", 180)):
+                text = fetch(f"{base}/live/ladder/{rung}/media.m3u8").text
+                check_low_latency(text)
+                playlist = MediaPlaylist(text)
+                check_media_playlist(playlist, "fmp4", window=6)
+                report = parse_attributes(playlist.tags["EXT-X-RENDITION-REPORT"])
+                assert report["URI"] == f'"../{other}/media.m3u8"'
+                assert abs(int(report["LAST-MSN"]) - (playlist.sequence + len(playlist.segments))) <= 1
+                init_name = parse_attributes(playlist.tags["EXT-X-MAP"])["URI"].strip('"')
+                media = tmp_path / f"{rung}.mp4"
+                media.write_bytes(fetch(f"{base}/live/ladder/{rung}/{init_name}").body
+                                  + fetch(f"{base}/live/ladder/{rung}/{playlist.segments[-1]['uri']}").body)
+                probe = ffprobe(media)
+                video = [s for s in probe["streams"] if s["codec_type"] == "video"]
+                assert [s["height"] for s in video] == [height], (base, rung)
+        listing = json.loads(fetch(f"{origin.base}/api/channels").text)
+        channel = next(c for c in listing if c["name"] == "ladder")
+        assert [r["id"] for r in channel["renditions"]] == ["360p", "180p"]
+        # One folder deep, and the ladder's index only at the top.
+        put = lambda path: subprocess.run(
+            ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "PUT", "--data-binary", "x",
+             "-H", f"Authorization: Bearer {TOKEN}", f"{origin.base}/ingest/ladder/{path}"],
+            capture_output=True, text=True, timeout=10).stdout
+        assert put("360p/index.m3u8") == "400"
+        assert put("360p/a/seg1.m4s") == "404"
+        # A publisher cannot change the shape of a live channel under its viewers.
+        assert put("media.m3u8") == "409"
+        assert publisher.stop() == 0
+        wait_until(lambda: all(MediaPlaylist(fetch(f"{origin.base}/live/ladder/{rung}/media.m3u8").text).ended
+                               for rung in ("360p", "180p")), 20, what="both rungs to end at the origin")
+    finally:
+        publisher.kill()
+        edge.stop()
+        origin.stop()

@@ -94,6 +94,36 @@ import Testing
                 """)
     }
 
+    @Test func aMultivariantPlaylistIsReadBackVariantByVariant() {
+        let ladder = MultivariantPlaylist(
+            version: 6,
+            variants: [
+                .init(
+                    uri: "720p/media.m3u8", bandwidth: 2_900_000, averageBandwidth: 2_600_000,
+                    codecs: ["avc1.64001f", "mp4a.40.2"], width: 1280, height: 720, frameRate: 30),
+                .init(
+                    uri: "360p/media.m3u8", bandwidth: 1_000_000, averageBandwidth: 900_000,
+                    codecs: ["avc1.64001e", "mp4a.40.2"], width: 640, height: 360, frameRate: 29.97),
+            ])
+        #expect(MultivariantPlaylist.parse(ladder.render()) == ladder)
+        // CRLF, comments between the tag and its URI, and what it does not know are all let be.
+        #expect(
+            MultivariantPlaylist.parse(
+                "#EXTM3U\r\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"x\"\r\n#EXT-X-STREAM-INF:BANDWIDTH=500\r\n# note\r\nlow.m3u8\r\n"
+            )
+                == MultivariantPlaylist(
+                    version: 1,
+                    variants: [
+                        .init(
+                            uri: "low.m3u8", bandwidth: 500, averageBandwidth: 500, codecs: [], width: 0, height: 0,
+                            frameRate: 0)
+                    ]))
+        #expect(MultivariantPlaylist.parse("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=0\nx.m3u8\n") == nil)
+        #expect(MultivariantPlaylist.parse("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=5\n") == nil)
+        #expect(MultivariantPlaylist.parse("#EXTM3U\n#EXT-X-TARGETDURATION:2\n") == nil)
+        #expect(MultivariantPlaylist.parse("#EXT-X-STREAM-INF:BANDWIDTH=5\nx.m3u8\n") == nil)
+    }
+
     @Test(arguments: [
         (Int64(0), "1970-01-01T00:00:00.000Z"),
         (Int64(951_782_400_123), "2000-02-29T00:00:00.123Z"),

@@ -53,6 +53,108 @@ import Testing
             try origin.put(channel: "c", file: .segment(0, .fmp4), bytes: [1], now: 0, wallMilliseconds: 0)
         }
     }
+
+    static func ladderIndex(_ ids: [String]) -> [UInt8] {
+        var text = "#EXTM3U\n#EXT-X-VERSION:6\n"
+        for id in ids { text += "#EXT-X-STREAM-INF:BANDWIDTH=1000,RESOLUTION=640x360\n\(id)/media.m3u8\n" }
+        return Array(text.utf8)
+    }
+
+    /// Pushes one rendition's init segment, first segment and playlist into its folder.
+    static func pushRendition(_ id: String, channel: String = "demo", into origin: OriginChannels, now: Double) throws {
+        for (file, bytes) in [
+            (MediaFileName.initSegment(continuing: nil), [UInt8(1)]), (.segment(0, .fmp4), [2]),
+            (.mediaPlaylist, playlist(segments: 1)),
+        ] {
+            try origin.put(channel: channel, rendition: id, file: file, bytes: bytes, now: now, wallMilliseconds: 0)
+        }
+    }
+
+    @Test func aLadderIsShownOnceItsIndexHasComeAndEveryRenditionListsMedia() throws {
+        let registry = ChannelRegistry()
+        let changes = ChangeLog()
+        let origin = OriginChannels(settings: .init(publisherTimeout: 10), registry: registry, changed: changes.add)
+        try Self.pushRendition("720p", into: origin, now: 0)
+        #expect(registry.entry(named: "demo") == nil, "no index yet")
+        try origin.put(
+            channel: "demo", file: .multivariantPlaylist, bytes: Self.ladderIndex(["720p", "360p"]), now: 1,
+            wallMilliseconds: 0)
+        #expect(registry.entry(named: "demo") == nil, "360p lists nothing yet")
+        try Self.pushRendition("360p", into: origin, now: 2)
+        let ladder = try #require(registry.entry(named: "demo")?.channel as? LiveLadder)
+        #expect(ladder.stores.map(\.timeline.rendition.id) == ["720p", "360p"])
+        #expect(ladder.summary().renditions.map(\.id) == ["720p", "360p"])
+        #expect(changes.all == [.live("demo")])
+        origin.sweep(now: 12)
+        #expect(changes.all == [.live("demo"), .ended("demo", silentFor: 10)])
+        #expect(ladder.stores.allSatisfy { $0.timeline.ended })
+    }
+
+    @Test func aLiveChannelCannotChangeShapeButAnEndedOneCan() throws {
+        let registry = ChannelRegistry()
+        let origin = OriginChannels(settings: .init(publisherTimeout: 10), registry: registry)
+        try Self.pushRendition("720p", into: origin, now: 0)
+        try origin.put(
+            channel: "demo", file: .multivariantPlaylist, bytes: Self.ladderIndex(["720p"]), now: 0,
+            wallMilliseconds: 0)
+        #expect(registry.entry(named: "demo")?.channel is LiveLadder)
+        let conflict = IngestAssembler.Refusal.conflict(
+            "channel demo is live with other renditions; stop its publisher first")
+        #expect(throws: conflict) {
+            try origin.put(
+                channel: "demo", file: .mediaPlaylist, bytes: Self.playlist(segments: 1), now: 1, wallMilliseconds: 0)
+        }
+        #expect(throws: conflict) {
+            try origin.put(
+                channel: "demo", file: .multivariantPlaylist, bytes: Self.ladderIndex(["360p"]), now: 1,
+                wallMilliseconds: 0)
+        }
+        origin.sweep(now: 11)
+        // Its publisher came back as one rendition: the ended ladder makes way.
+        for (file, bytes) in [
+            (MediaFileName.initSegment(continuing: nil), [UInt8(1)]), (.segment(0, .fmp4), [2]),
+            (.mediaPlaylist, Self.playlist(segments: 1)),
+        ] {
+            try origin.put(channel: "demo", file: file, bytes: bytes, now: 12, wallMilliseconds: 0)
+        }
+        let store = try #require(registry.entry(named: "demo")?.channel as? LiveStore)
+        #expect(store.summary().state == .live)
+    }
+
+    @Test func aLaddersRenditionsAreNamedAndBounded() throws {
+        let origin = OriginChannels(settings: .init(), registry: ChannelRegistry())
+        func index(_ text: String) throws {
+            try origin.put(
+                channel: "demo", file: .multivariantPlaylist, bytes: Array(text.utf8), now: 0, wallMilliseconds: 0)
+        }
+        #expect(
+            throws: IngestAssembler.Refusal.badRequest(
+                "index.m3u8 lists a/b/media.m3u8: a rendition is media.m3u8 or <rendition>/media.m3u8, one folder deep")
+        ) { try index("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\na/b/media.m3u8\n") }
+        #expect(
+            throws: IngestAssembler.Refusal.badRequest(
+                "index.m3u8 lists ../media.m3u8: a rendition is media.m3u8 or <rendition>/media.m3u8, one folder deep")
+        ) { try index("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n../media.m3u8\n") }
+        #expect(throws: IngestAssembler.Refusal.badRequest("index.m3u8 lists a rendition twice")) {
+            try origin.put(
+                channel: "demo", file: .multivariantPlaylist, bytes: Self.ladderIndex(["a", "a"]), now: 0,
+                wallMilliseconds: 0)
+        }
+        let nine = (1...9).map { "r\($0)" }
+        #expect(throws: IngestAssembler.Refusal.full("index.m3u8 lists 9 renditions; an origin takes 8")) {
+            try origin.put(
+                channel: "demo", file: .multivariantPlaylist, bytes: Self.ladderIndex(nine), now: 0,
+                wallMilliseconds: 0)
+        }
+        for id in nine.prefix(8) {
+            try origin.put(
+                channel: "demo", rendition: id, file: .segment(0, .fmp4), bytes: [1], now: 0, wallMilliseconds: 0)
+        }
+        #expect(throws: IngestAssembler.Refusal.full("channel demo has 8 renditions already")) {
+            try origin.put(
+                channel: "demo", rendition: "r9", file: .segment(0, .fmp4), bytes: [1], now: 0, wallMilliseconds: 0)
+        }
+    }
 }
 
 final class ChangeLog: @unchecked Sendable {

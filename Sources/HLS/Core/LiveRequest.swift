@@ -44,7 +44,7 @@ public struct LiveRequest: Sendable, Equatable {
         channel: String, rendition: String? = nil, file: String, query: String?
     ) throws(Problem) -> LiveRequest {
         guard isToken(channel, limit: 64, dots: false), isToken(file, limit: 128, dots: true), !file.hasPrefix("."),
-            rendition.map({ isToken($0, limit: 32, dots: false) }) ?? true
+            rendition.map(isRenditionName) ?? true
         else { throw .notFound }
         var request = LiveRequest(channel: channel, file: file)
         request.rendition = rendition
@@ -91,6 +91,9 @@ public struct LiveRequest: Sendable, Equatable {
 
     /// A channel name: letters, digits, `-` and `_`, 1 to 64 bytes (safe in a path and a folder name).
     public static func isChannelName(_ text: String) -> Bool { isToken(text, limit: 64, dots: false) }
+
+    /// A rendition's folder in a ladder: letters, digits, `-` and `_`, 1 to 32 bytes.
+    public static func isRenditionName(_ text: String) -> Bool { isToken(text, limit: 32, dots: false) }
 
     /// Letters, digits, `-`, `_` (and `.` when `dots`), 1 to `limit` bytes.
     static func isToken(_ text: String, limit: Int, dots: Bool) -> Bool {

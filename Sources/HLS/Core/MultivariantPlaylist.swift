@@ -52,20 +52,38 @@ public struct MultivariantPlaylist: Sendable, Equatable {
 }
 
 extension MultivariantPlaylist {
-    /// Reads the first variant's attributes from a multivariant playlist (what a publisher pushes as
-    /// `index.m3u8`), so an origin can describe the stream as its publisher did. Nil when the text
-    /// has no EXT-X-STREAM-INF.
-    public static func parseFirstVariant(_ text: String) -> Variant? {
-        let lines = text.split(whereSeparator: \.isNewline)
-        guard lines.first == "#EXTM3U",
-            let line = lines.first(where: { $0.hasPrefix("#EXT-X-STREAM-INF:") })
-        else { return nil }
-        let attributes = MediaPlaylist.attributes(line.dropFirst("#EXT-X-STREAM-INF:".count))
+    /// Reads a multivariant playlist (what a publisher pushes as `index.m3u8`): every
+    /// EXT-X-STREAM-INF with the URI on the line after it, so an origin can describe each rendition
+    /// as its publisher did. Nil when the text is not a multivariant playlist or lists no variant; a
+    /// variant without a positive BANDWIDTH or a URI makes the whole playlist unreadable.
+    public static func parse(_ text: String) -> MultivariantPlaylist? {
+        let lines = text.split(whereSeparator: \.isNewline).map(String.init)
+        guard lines.first == "#EXTM3U" else { return nil }
+        var version = 1
+        var variants: [Variant] = []
+        var index = 1
+        while index < lines.count {
+            let line = lines[index]
+            index += 1
+            if line.hasPrefix("#EXT-X-VERSION:") { version = Int(line.dropFirst("#EXT-X-VERSION:".count)) ?? 1 }
+            guard line.hasPrefix("#EXT-X-STREAM-INF:") else { continue }
+            while index < lines.count, lines[index].isEmpty || lines[index].hasPrefix("#") { index += 1 }
+            guard index < lines.count,
+                let variant = variant(attributes: line.dropFirst("#EXT-X-STREAM-INF:".count), uri: lines[index])
+            else { return nil }
+            variants.append(variant)
+            index += 1
+        }
+        return variants.isEmpty ? nil : MultivariantPlaylist(version: version, variants: variants)
+    }
+
+    private static func variant(attributes text: Substring, uri: String) -> Variant? {
+        let attributes = MediaPlaylist.attributes(text)
         guard let bandwidth = attributes["BANDWIDTH"].flatMap({ Int($0) }), bandwidth > 0 else { return nil }
         let size = (attributes["RESOLUTION"] ?? "").split(separator: "x").compactMap { Int($0) }
         let codecs = attributes["CODECS"].map { $0.split(separator: ",").map(String.init) } ?? []
         return Variant(
-            uri: MediaFileName.mediaPlaylist.description, bandwidth: bandwidth,
+            uri: uri, bandwidth: bandwidth,
             averageBandwidth: attributes["AVERAGE-BANDWIDTH"].flatMap { Int($0) } ?? bandwidth, codecs: codecs,
             width: size.count == 2 ? max(0, size[0]) : 0, height: size.count == 2 ? max(0, size[1]) : 0,
             frameRate: attributes["FRAME-RATE"].flatMap { Double($0) }.map { max(0, min($0, 1000)) } ?? 0)

@@ -46,6 +46,8 @@ public struct IngestAssembler: Sendable {
     }
 
     public let channel: String
+    /// Which of the channel's renditions this is: its folder in a ladder.
+    public let renditionID: String
     public let playlistSize: Int
     public let limits: Limits
     /// Nil until the first playlist that lists media.
@@ -59,8 +61,9 @@ public struct IngestAssembler: Sendable {
     /// What the publisher's multivariant playlist says of its stream.
     private(set) var variant: MultivariantPlaylist.Variant?
 
-    public init(channel: String, playlistSize: Int = 6, limits: Limits = Limits()) {
+    public init(channel: String, rendition: String = "main", playlistSize: Int = 6, limits: Limits = Limits()) {
         self.channel = channel
+        renditionID = rendition
         self.playlistSize = playlistSize
         self.limits = limits
     }
@@ -71,11 +74,11 @@ public struct IngestAssembler: Sendable {
     public mutating func put(_ name: MediaFileName, bytes: [UInt8], now: Int64) throws(Refusal) -> [Publication] {
         switch name {
         case .multivariantPlaylist:
-            guard let variant = MultivariantPlaylist.parseFirstVariant(String(decoding: bytes, as: UTF8.self)) else {
+            guard let variant = MultivariantPlaylist.parse(String(decoding: bytes, as: UTF8.self))?.variants.first
+            else {
                 throw .badRequest("index.m3u8 is not a multivariant playlist with an EXT-X-STREAM-INF")
             }
-            self.variant = variant
-            timeline?.configuration.rendition = Self.rendition(variant)
+            describe(variant)
             return []
         case .mediaPlaylist:
             guard let playlist = MediaPlaylist.parse(String(decoding: bytes, as: UTF8.self)) else {
@@ -92,6 +95,13 @@ public struct IngestAssembler: Sendable {
             guard let playlist = newestPlaylist else { return [] }
             return try apply(playlist, now: now, forgetPassed: false)
         }
+    }
+
+    /// Takes what the publisher's multivariant playlist says of this rendition (its size, frame rate,
+    /// codecs and rate), for the origin's own multivariant playlist.
+    public mutating func describe(_ variant: MultivariantPlaylist.Variant) {
+        self.variant = variant
+        timeline?.configuration.rendition = Self.rendition(variant, id: renditionID)
     }
 
     /// Forgets a pushed file the publisher deleted, unless it is already in the timeline (which
@@ -132,9 +142,10 @@ public struct IngestAssembler: Sendable {
         if let old = files.removeValue(forKey: name) { heldBytes -= old.count }
     }
 
-    private static func rendition(_ variant: MultivariantPlaylist.Variant?) -> Rendition {
+    private static func rendition(_ variant: MultivariantPlaylist.Variant?, id: String) -> Rendition {
         Rendition(
-            width: variant?.width ?? 0, height: variant?.height ?? 0, fps: Int((variant?.frameRate ?? 0).rounded()),
+            id: id, width: variant?.width ?? 0, height: variant?.height ?? 0,
+            fps: Int((variant?.frameRate ?? 0).rounded()),
             videoBitrate: variant?.averageBandwidth ?? 0, audioBitrate: 0, codecs: variant?.codecs ?? [])
     }
 
@@ -165,7 +176,7 @@ public struct IngestAssembler: Sendable {
     {
         guard let format = try Self.format(of: playlist) else { return [] }
         let configuration = Timeline.Configuration(
-            channel: channel, rendition: Self.rendition(variant), format: format,
+            channel: channel, rendition: Self.rendition(variant, id: renditionID), format: format,
             segmentDuration: Double(playlist.targetDuration), playlistSize: playlistSize,
             partDuration: playlist.lowLatency?.partTarget)
         var timeline = self.timeline ?? Timeline(configuration: configuration)

@@ -17,50 +17,61 @@ struct IngestRoutes {
     let tokens: IngestTokens
 
     func register(on router: Router<ServerContext>) {
-        router.put("/ingest/:channel/:file") { request, context in
-            var request = request
-            let (channel, file) = try target(request, context: context)
-            let limit = file.isPlaylist ? Self.playlistLimit : Self.mediaLimit
-            let body = try await request.collectBody(upTo: limit)
-            let wall = Int64(Date().timeIntervalSince1970 * 1000)
-            do throws(IngestAssembler.Refusal) {
-                try channels.put(
-                    channel: channel, file: file, bytes: Array(buffer: body), now: Self.now, wallMilliseconds: wall)
-            } catch {
-                switch error {
-                case .badRequest(let reason): throw HTTPError(.badRequest, message: reason)
-                case .conflict(let reason): throw HTTPError(.conflict, message: reason)
-                case .full(let reason):
-                    throw HTTPError(.init(code: 507, reasonPhrase: "Insufficient Storage"), message: reason)
+        // A ladder's rendition pushes into its folder: `/ingest/<channel>/<rendition>/<file>` (the router
+        // wants one name per depth, as for `/live`: the rendition comes as `:file`, the file as `:inner`).
+        for path in ["/ingest/:channel/:file", "/ingest/:channel/:file/:inner"] {
+            router.put(RouterPath(path)) { request, context in
+                var request = request
+                let target = try target(request, context: context)
+                let limit = target.file.isPlaylist ? Self.playlistLimit : Self.mediaLimit
+                let body = try await request.collectBody(upTo: limit)
+                let wall = Int64(Date().timeIntervalSince1970 * 1000)
+                do throws(IngestAssembler.Refusal) {
+                    try channels.put(
+                        channel: target.channel, rendition: target.rendition, file: target.file,
+                        bytes: Array(buffer: body), now: Self.now, wallMilliseconds: wall)
+                } catch {
+                    switch error {
+                    case .badRequest(let reason): throw HTTPError(.badRequest, message: reason)
+                    case .conflict(let reason): throw HTTPError(.conflict, message: reason)
+                    case .full(let reason):
+                        throw HTTPError(.init(code: 507, reasonPhrase: "Insufficient Storage"), message: reason)
+                    }
                 }
+                return Response(status: .created, headers: [.contentLength: "0"])
             }
-            return Response(status: .created, headers: [.contentLength: "0"])
-        }
-        router.delete("/ingest/:channel/:file") { request, context in
-            let (channel, file) = try target(request, context: context)
-            channels.delete(channel: channel, file: file, now: Self.now)
-            return Response(status: .noContent)
+            router.delete(RouterPath(path)) { request, context in
+                let target = try target(request, context: context)
+                channels.delete(channel: target.channel, rendition: target.rendition, file: target.file, now: Self.now)
+                return Response(status: .noContent)
+            }
         }
     }
 
     static var now: Double { Double(MediaClock.monotonicNanoseconds()) / 1e9 }
 
-    /// The channel and file a request names, once its token is checked.
-    private func target(_ request: Request, context: ServerContext) throws -> (String, MediaFileName) {
+    /// The channel, rendition folder and file a request names, once its token is checked.
+    private func target(_ request: Request, context: ServerContext) throws -> (
+        channel: String, rendition: String?, file: MediaFileName
+    ) {
         let channel = try context.parameters.require("channel")
-        let text = try context.parameters.require("file")
+        let inner = context.parameters.get("inner")
+        let rendition = inner == nil ? nil : try context.parameters.require("file")
+        let text = try inner ?? context.parameters.require("file")
         guard tokens.allows(channel: channel, authorization: request.headers[.authorization]) else {
             throw HTTPError(
                 .unauthorized, headers: [.wwwAuthenticate: "Bearer"],
                 message: "Pushing to channel \(channel) needs its ingest token: Authorization: Bearer <token>.")
         }
-        guard LiveRequest.isChannelName(channel), let file = MediaFileName(text) else {
+        guard LiveRequest.isChannelName(channel), rendition.map(LiveRequest.isRenditionName) ?? true,
+            let file = MediaFileName(text), rendition == nil || file != .multivariantPlaylist
+        else {
             throw HTTPError(
                 .badRequest,
                 message:
-                    "\(text) is not a file name of this server (index.m3u8, media.m3u8, init.mp4, segN.m4s, partN.I.m4s, segN.ts)."
+                    "\(rendition.map { $0 + "/" } ?? "")\(text) is not a file name of this server (index.m3u8, and media.m3u8, init.mp4, segN.m4s, partN.I.m4s, segN.ts at the channel's top or in a rendition's folder)."
             )
         }
-        return (channel, file)
+        return (channel, rendition, file)
     }
 }

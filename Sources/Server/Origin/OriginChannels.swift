@@ -2,14 +2,19 @@ public import HLS
 import Media
 import Synchronization
 
-/// The channels an origin (`onair serve`) builds from what its publishers push: one
-/// ``IngestAssembler`` and one ``LiveStore`` per channel, the store in the registry from the first
-/// playlist that lists media, so viewers, pages and the API see it as any other channel.
+/// The channels an origin (`onair serve`) builds from what its publishers push. A channel pushed as
+/// one rendition (`/ingest/<channel>/<file>`) has one ``IngestAssembler`` and one ``LiveStore``; a
+/// ladder (`/ingest/<channel>/<rendition>/<file>`, under a multivariant playlist that lists each
+/// rendition's folder) has one of each per rendition, shown to viewers as a ``LiveLadder`` with
+/// its rendition reports. The channel enters the registry once viewers can play it: from the first
+/// playlist that lists media, or for a ladder, once its multivariant playlist has come and every
+/// rendition it names lists media.
 ///
 /// A channel whose publisher goes silent is ended for its viewers (EXT-X-ENDLIST) after
 /// `publisherTimeout`, and the files it pushed that no playlist listed are let go (a channel
-/// that never had a playlist goes altogether); an ended one leaves the registry after `retention`. At most `maximum`
-/// channels at once, each within the assembler's limits: memory stays bounded whatever is pushed.
+/// that never had a playlist goes altogether); an ended one leaves the registry after `retention`.
+/// At most `maximum` channels at once, each with at most ``maximumRenditions``, each within the
+/// assembler's limits: memory stays bounded whatever is pushed.
 public final class OriginChannels: Sendable {
     public struct Settings: Sendable, Equatable {
         /// Segments listed in each channel's live playlist.
@@ -40,12 +45,34 @@ public final class OriginChannels: Sendable {
         case removed(String)
     }
 
-    private struct Channel {
+    /// The renditions one channel may be pushed in.
+    public static let maximumRenditions = 8
+
+    /// One rendition as pushed: its assembler, and its store from its first playlist that lists media.
+    private struct Feed {
         var assembler: IngestAssembler
         var store: LiveStore?
+
+        var isLive: Bool { assembler.timeline?.ended == false }
+    }
+
+    private struct Channel {
+        /// By rendition folder; ``single`` for a channel pushed as one rendition.
+        var feeds: [String: Feed] = [:]
+        /// The ladder's renditions, largest first, as its newest multivariant playlist lists them.
+        var ladder: [String] = []
+        var board: LadderBoard?
+        /// The renditions the registry shows (``single``, or the ladder's), once it shows the channel.
+        var listed: [String] = []
         /// Monotonic seconds of the last push.
         var lastPush: Double
+
+        var isLive: Bool { !listed.isEmpty && listed.contains { feeds[$0]?.isLive == true } }
+        var heldBytes: Int { feeds.values.reduce(0) { $0 + $1.assembler.heldBytes } }
     }
+
+    /// The key of a channel pushed as one rendition, which no folder can have.
+    private static let single = ""
 
     public let settings: Settings
     let registry: ChannelRegistry
@@ -59,43 +86,148 @@ public final class OriginChannels: Sendable {
         self.changed = changed
     }
 
-    /// Takes a pushed file. Publications go to the channel's store before this returns, in order.
-    func put(channel name: String, file: MediaFileName, bytes: [UInt8], now: Double, wallMilliseconds: Int64)
-        throws(IngestAssembler.Refusal)
-    {
-        let (became, store) = try channels.withLock {
-            channels throws(IngestAssembler.Refusal) -> (live: Bool, LiveStore?) in
+    /// Takes a pushed file: `rendition` is its folder for a ladder's rendition, nil at the channel's
+    /// top. Publications go to the channel's stores before this returns, in order.
+    func put(
+        channel name: String, rendition: String? = nil, file: MediaFileName, bytes: [UInt8], now: Double,
+        wallMilliseconds: Int64
+    ) throws(IngestAssembler.Refusal) {
+        let (became, listing) = try channels.withLock {
+            channels throws(IngestAssembler.Refusal) -> (live: Bool, (any LiveChannel)?) in
             guard channels[name] != nil || channels.count < settings.maximum else {
                 throw .full("this origin hosts \(settings.maximum) channels already")
             }
-            var channel =
-                channels[name]
-                ?? Channel(
-                    assembler: IngestAssembler(
-                        channel: name, playlistSize: settings.playlistSize, limits: settings.limits), lastPush: now)
-            let wasLive = channel.store != nil && channel.assembler.timeline?.ended == false
-            let publications = try channel.assembler.put(file, bytes: bytes, now: wallMilliseconds)
-            channel.lastPush = now
-            var created: LiveStore?
-            if channel.store == nil, let timeline = channel.assembler.timeline {
-                created = LiveStore(timeline: timeline, startedAt: wallMilliseconds)
-                channel.store = created
+            var channel = channels[name] ?? Channel(lastPush: now)
+            let wasLive = channel.isLive
+            if rendition == nil, file == .multivariantPlaylist {
+                try describe(&channel, name: name, playlist: bytes)
+            } else {
+                let key = rendition ?? Self.single
+                if channel.feeds[key] == nil {
+                    // A ladder's rendition where one rendition was pushed, or the other way round: a
+                    // publisher that came back in another shape. The old shape goes once it is over.
+                    try make(
+                        room: &channel, name: name,
+                        keeping: rendition == nil ? [] : channel.feeds.keys.filter { $0 != Self.single })
+                    if rendition == nil {
+                        channel.ladder = []
+                        channel.board = nil
+                    }
+                    guard channel.feeds.count < Self.maximumRenditions else {
+                        throw .full("channel \(name) has \(Self.maximumRenditions) renditions already")
+                    }
+                    channel.feeds[key] = Feed(
+                        assembler: IngestAssembler(
+                            channel: name, rendition: rendition ?? "main", playlistSize: settings.playlistSize,
+                            limits: settings.limits))
+                }
+                var feed = channel.feeds[key]!
+                let publications = try feed.assembler.put(file, bytes: bytes, now: wallMilliseconds)
+                if feed.store == nil, let timeline = feed.assembler.timeline {
+                    feed.store = LiveStore(timeline: timeline, startedAt: wallMilliseconds)
+                }
+                for var publication in publications {
+                    if rendition != nil { publication.ladder = channel.board?.post(publication.timeline) }
+                    feed.store?.receive(publication)
+                }
+                channel.feeds[key] = feed
             }
-            for publication in publications { channel.store?.receive(publication) }
+            channel.lastPush = now
+            let listing = Self.list(&channel)
             channels[name] = channel
-            let isLive = channel.store != nil && channel.assembler.timeline?.ended == false
-            return (!wasLive && isLive, created)
+            return (!wasLive && channel.isLive, listing)
         }
-        if let store { registry.add(store) }
+        if let listing { registry.add(listing) }
         if became { changed(.live(name)) }
     }
 
     /// Forgets a file the publisher deleted.
-    func delete(channel name: String, file: MediaFileName, now: Double) {
+    func delete(channel name: String, rendition: String? = nil, file: MediaFileName, now: Double) {
         channels.withLock { channels in
-            channels[name]?.assembler.delete(file)
+            channels[name]?.feeds[rendition ?? Self.single]?.assembler.delete(file)
             channels[name]?.lastPush = now
         }
+    }
+
+    /// Reads a pushed multivariant playlist: one rendition at the channel's top, or a ladder whose
+    /// renditions are folders (`720p/media.m3u8`), largest first.
+    private func describe(_ channel: inout Channel, name: String, playlist bytes: [UInt8])
+        throws(IngestAssembler.Refusal)
+    {
+        guard let playlist = MultivariantPlaylist.parse(String(decoding: bytes, as: UTF8.self)) else {
+            throw .badRequest("index.m3u8 is not a multivariant playlist with an EXT-X-STREAM-INF")
+        }
+        let top = MediaFileName.mediaPlaylist.description
+        if playlist.variants.count == 1, playlist.variants[0].uri == top {
+            try make(room: &channel, name: name, keeping: [Self.single])
+            channel.ladder = []
+            channel.board = nil
+            var feed =
+                channel.feeds[Self.single]
+                ?? Feed(
+                    assembler: IngestAssembler(
+                        channel: name, playlistSize: settings.playlistSize, limits: settings.limits))
+            feed.assembler.describe(playlist.variants[0])
+            Self.show(feed, ladder: nil)
+            channel.feeds[Self.single] = feed
+            return
+        }
+        var ids: [String] = []
+        for variant in playlist.variants {
+            let parts = variant.uri.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[1] == top, LiveRequest.isRenditionName(String(parts[0])) else {
+                throw .badRequest(
+                    "index.m3u8 lists \(variant.uri): a rendition is \(top) or <rendition>/\(top), one folder deep")
+            }
+            ids.append(String(parts[0]))
+        }
+        guard Set(ids).count == ids.count else { throw .badRequest("index.m3u8 lists a rendition twice") }
+        guard ids.count <= Self.maximumRenditions else {
+            throw .full("index.m3u8 lists \(ids.count) renditions; an origin takes \(Self.maximumRenditions)")
+        }
+        try make(room: &channel, name: name, keeping: ids)
+        for (id, variant) in zip(ids, playlist.variants) {
+            var feed =
+                channel.feeds[id]
+                ?? Feed(
+                    assembler: IngestAssembler(
+                        channel: name, rendition: id, playlistSize: settings.playlistSize, limits: settings.limits))
+            feed.assembler.describe(variant)
+            channel.feeds[id] = feed
+        }
+        if channel.ladder != ids {
+            channel.ladder = ids
+            channel.board = LadderBoard(renditions: ids)
+        }
+        for id in ids { Self.show(channel.feeds[id]!, ladder: channel.board) }
+    }
+
+    /// Gives a rendition's store its timeline as described now, without waiting for its next media.
+    private static func show(_ feed: Feed, ladder board: LadderBoard?) {
+        guard let store = feed.store, let timeline = feed.assembler.timeline else { return }
+        store.receive(Publication(events: [], timeline: timeline, ladder: board?.post(timeline)))
+    }
+
+    /// Lets go of every rendition but `keeping`, refusing while one of them is still live (a publisher
+    /// cannot change a channel's shape under its viewers).
+    private func make(room channel: inout Channel, name: String, keeping: [String]) throws(IngestAssembler.Refusal) {
+        let leaving = channel.feeds.keys.filter { !keeping.contains($0) }
+        guard !leaving.contains(where: { channel.feeds[$0]?.isLive == true }) else {
+            throw .conflict("channel \(name) is live with other renditions; stop its publisher first")
+        }
+        for key in leaving { channel.feeds[key] = nil }
+        if !channel.listed.allSatisfy({ channel.feeds[$0]?.store != nil }) { channel.listed = [] }
+    }
+
+    /// What the registry should show of the channel when that has changed: its one store, or a
+    /// ladder over its renditions once each lists media.
+    private static func list(_ channel: inout Channel) -> (any LiveChannel)? {
+        let wanted = channel.ladder.isEmpty ? [single] : channel.ladder
+        guard wanted != channel.listed else { return nil }
+        let stores = wanted.compactMap { channel.feeds[$0]?.store }
+        guard stores.count == wanted.count else { return nil }
+        channel.listed = wanted
+        return channel.ladder.isEmpty ? stores[0] : LiveLadder(stores: stores)
     }
 
     /// Ends the channels whose publishers have been silent too long, and removes those ended long
@@ -105,19 +237,23 @@ public final class OriginChannels: Sendable {
             var changes: [Change] = []
             for (name, channel) in channels {
                 let silence = now - channel.lastPush
-                if channel.assembler.timeline == nil, silence >= settings.publisherTimeout {
+                if channel.feeds.values.allSatisfy({ $0.assembler.timeline == nil }),
+                    silence >= settings.publisherTimeout
+                {
                     // Pushed files that no playlist ever listed: nothing to show, nothing to keep.
                     channels[name] = nil
                 } else if silence >= settings.publisherTimeout,
-                    channel.assembler.heldBytes > 0
-                        || channel.assembler.timeline?.ended == false
+                    channel.heldBytes > 0 || channel.feeds.values.contains(where: \.isLive)
                 {
                     var channel = channel
-                    channel.assembler.dropHeld()
-                    if let publication = channel.assembler.end() {
-                        channel.store?.receive(publication)
-                        changes.append(.ended(name, silentFor: silence))
+                    let wasLive = channel.isLive
+                    for key in channel.feeds.keys {
+                        channel.feeds[key]!.assembler.dropHeld()
+                        guard var publication = channel.feeds[key]!.assembler.end() else { continue }
+                        if key != Self.single { publication.ladder = channel.board?.post(publication.timeline) }
+                        channel.feeds[key]!.store?.receive(publication)
                     }
+                    if wasLive { changes.append(.ended(name, silentFor: silence)) }
                     channels[name] = channel
                 } else if silence >= settings.retention {
                     channels[name] = nil
@@ -134,6 +270,6 @@ public final class OriginChannels: Sendable {
 
     /// How many channels it holds, and the bytes their publishers have pushed that wait for a playlist.
     public var counts: (channels: Int, heldBytes: Int) {
-        channels.withLock { channels in (channels.count, channels.values.reduce(0) { $0 + $1.assembler.heldBytes }) }
+        channels.withLock { channels in (channels.count, channels.values.reduce(0) { $0 + $1.heldBytes }) }
     }
 }
