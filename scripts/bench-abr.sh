@@ -24,6 +24,9 @@ until DISPLAY=:$display_number xdpyinfo >/dev/null 2>&1; do sleep 0.2; done
 DISPLAY=:$display_number ffplay -v error -an -noborder -left 0 -top 0 -f lavfi "testsrc2=size=1920x1080:rate=30" &
 pids+=($!)
 until DISPLAY=:$display_number xwininfo -root -tree | grep -q testsrc2; do sleep 0.2; done
+# The screen must change as often in every run: the X server and the animation get the CPU first,
+# so a busier publisher cannot slow the picture it is measured on (and so do less work).
+renice -n -10 -p "${pids[@]}" >/dev/null 2>&1 || echo "(not allowed to raise the animation's priority: figures vary more)"
 
 onair() {  # name renditions: prints "name cpu peak" and keeps the log
     local port
