@@ -182,6 +182,39 @@
     }
 
     /**
+     * The sound of a multivariant playlist when it has a playlist of its own (an `EXT-X-MEDIA`
+     * audio rendition with a URI, named by the variants' `AUDIO`): its address, or null.
+     */
+    function parseSound(text, base) {
+        const lines = text.split(/\r?\n/);
+        const groups = new Set(lines.filter((l) => l.startsWith("#EXT-X-STREAM-INF:")).map((l) => attribute(l, "AUDIO")));
+        for (const line of lines) {
+            if (!line.startsWith("#EXT-X-MEDIA:") || attribute(line, "TYPE") !== "AUDIO") continue;
+            const uri = attribute(line, "URI");
+            if (uri && groups.has(attribute(line, "GROUP-ID"))) return new URL(uri, base).href;
+        }
+        return null;
+    }
+
+    /** The video codecs of a CODECS list (what a video-only SourceBuffer takes). */
+    function videoCodecs(codecs) {
+        return codecs.split(",").filter((codec) => !/^(mp4a|ac-3|ec-3|opus|flac)/.test(codec.trim())).join(",");
+    }
+
+    /** The audio codecs of a CODECS list. */
+    function audioCodecs(codecs) {
+        return codecs.split(",").filter((codec) => /^(mp4a|ac-3|ec-3|opus|flac)/.test(codec.trim())).join(",");
+    }
+
+    /** A media playlist's address, asking for the part after its newest when the server holds reloads. */
+    function blockingURL(uri, playlist) {
+        const address = new URL(uri);
+        address.searchParams.set("_HLS_msn", String(playlist.mediaSequence + playlist.segments.length));
+        address.searchParams.set("_HLS_part", String(playlist.openParts.length));
+        return address.href;
+    }
+
+    /**
      * Adaptive bit rate: which variant to play, from the measured throughput (two moving
      * averages, the lower counted) and the buffer. Down at once to the best that fits in 80 % of
      * the throughput; up one step at a time, once what is above fits in 70 % and the buffer holds,
@@ -249,6 +282,11 @@
         }
     }
 
+    /** Waits until a SourceBuffer has no operation under way. */
+    async function idle(buffer) {
+        while (buffer.updating) await new Promise((resolve) => buffer.addEventListener("updateend", resolve, { once: true }));
+    }
+
     /** Waits for a SourceBuffer operation (append or remove) to finish. */
     function sourceBufferDone(buffer, start) {
         return new Promise((resolve, reject) => {
@@ -269,6 +307,92 @@
                 reject(error);
             }
         });
+    }
+
+    /**
+     * A ladder's sound in the MSE engine, when it has a playlist of its own (`EXT-X-MEDIA`): a
+     * SourceBuffer of its own, fed from the segment the video starts in, unit after unit, its
+     * playlist reloaded as the video's is (held by the server until the next part with Low-Latency
+     * HLS). The video changing variants leaves it be: every variant plays with this one sound.
+     */
+    class SoundTrack {
+        constructor(player, uri, codecs) {
+            this.player = player;
+            this.uri = uri;
+            this.buffer = player.mediaSource.addSourceBuffer('audio/mp4; codecs="' + codecs + '"');
+            this.playlist = null;
+            this.last = null;
+            this.appendedInit = null;
+            this.done = false;
+        }
+
+        /** Follows the sound until the channel ends or the player starts over (`generation`). */
+        async run(generation) {
+            const player = this.player;
+            while (player.running && generation === player.generation && !this.done) {
+                let wait = 0.1;
+                try {
+                    const blocking = this.playlist && player.engine === "mse" && this.playlist.canBlockReload && !this.playlist.ended;
+                    const address = player.withSession(blocking ? blockingURL(this.uri, this.playlist) : this.uri);
+                    const response = await get(address, 4 * player.targetDuration());
+                    if (!response.ok) throw new Error("sound playlist: HTTP " + response.status);
+                    const playlist = parseMediaPlaylist(await response.text(), response.url);
+                    if (generation !== player.generation) return;
+                    this.playlist = playlist;
+                    for (let unit = this.nextUnit(); unit; unit = this.nextUnit()) {
+                        await this.append(unit, await player.fetchBytes(unit.uri), generation);
+                        if (generation !== player.generation) return;
+                        this.last = unit;
+                    }
+                    if (playlist.ended && this.last !== null && !mediaUnits(playlist).some((u) => isAfter(u, this.last))) {
+                        this.done = true;
+                        player.endIfFinished();
+                    }
+                    if (player.last !== null && !blocking) wait = Math.min(1, playlist.targetDuration / 2);
+                    if (blocking && player.last !== null) wait = 0;
+                } catch (error) {
+                    player.problem = String(error.message || error);
+                    wait = 1;
+                }
+                if (wait > 0) await sleep(wait);
+            }
+        }
+
+        /**
+         * What to append next: once the video has started, the unit that begins the segment it
+         * started in, then what follows the last appended.
+         */
+        nextUnit() {
+            const start = this.player.startSequence;
+            if (start === null || !this.playlist) return null;
+            const units = mediaUnits(this.playlist);
+            if (this.last === null) {
+                return units.find((unit) => unit.sequence === start && (unit.part === null || unit.part === 0)) ||
+                    units.find((unit) => unit.sequence > start) || null;
+            }
+            return units.find((unit) => isAfter(unit, this.last)) || null;
+        }
+
+        async append(unit, bytes, generation) {
+            const init = unit.init || this.playlist.init;
+            if (init && init !== this.appendedInit) {
+                const header = await this.player.fetchBytes(init);
+                if (generation !== this.player.generation) return;
+                await idle(this.buffer);
+                await sourceBufferDone(this.buffer, () => this.buffer.appendBuffer(header));
+                this.appendedInit = init;
+            }
+            // After a discontinuity (a restarted broadcast) the sound goes where the video went.
+            await idle(this.buffer);
+            if (unit.discontinuity && this.last !== null) this.buffer.timestampOffset = this.player.buffer.timestampOffset;
+            try {
+                await sourceBufferDone(this.buffer, () => this.buffer.appendBuffer(bytes));
+            } catch (error) {
+                if (error.name !== "QuotaExceededError") throw error;
+                await this.player.trimBuffer(this.buffer, 5);
+                await sourceBufferDone(this.buffer, () => this.buffer.appendBuffer(bytes));
+            }
+        }
     }
 
     class OnairPlayer {
@@ -374,13 +498,8 @@
 
         /** The media playlist address, asking for the part after the newest listed when blocking. */
         reloadURL() {
-            const address = new URL(this.withSession(this.variant.uri));
-            if (this.playlist && this.blocking()) {
-                const playlist = this.playlist;
-                address.searchParams.set("_HLS_msn", String(playlist.mediaSequence + playlist.segments.length));
-                address.searchParams.set("_HLS_part", String(playlist.openParts.length));
-            }
-            return address.href;
+            const address = this.withSession(this.variant.uri);
+            return this.playlist && this.blocking() ? blockingURL(address, this.playlist) : address;
         }
 
         async reload() {
@@ -389,6 +508,7 @@
                 if (!response.ok) throw new Error("playlist: HTTP " + response.status);
                 const text = await response.text();
                 this.variants = parseVariants(text, response.url);
+                this.soundURI = parseSound(text, response.url);
                 if (!this.variants.length)
                     this.variants = [{ uri: this.playlistURL, codecs: null, width: 0, height: 0, bandwidth: 0, average: 0, name: "" }];
                 // The best that a 5 Mbit/s link carries, until downloads say what this one does.
@@ -460,6 +580,19 @@
             return this.last !== null && !mediaUnits(this.playlist).some((unit) => isAfter(unit, this.last));
         }
 
+        /** Ends the MediaSource once the video and its sound have everything of an ended channel. */
+        endIfFinished() {
+            if (!this.playlist || !this.playlist.ended || !this.finished() || (this.sound && !this.sound.done)) return;
+            const buffers = [this.buffer].concat(this.sound ? [this.sound.buffer] : []);
+            if (this.mediaSource.readyState === "open" && !buffers.some((b) => b.updating)) this.mediaSource.endOfStream();
+        }
+
+        /** The codecs of the video SourceBuffer: a variant's, less the sound's when that has its own. */
+        bufferCodecsOf(variant) {
+            const codecs = (variant && variant.codecs) || "avc1.64001f,mp4a.40.2";
+            return this.soundURI ? videoCodecs(codecs) : codecs;
+        }
+
         attach() {
             this.attached = true;
             this.timeline = [];
@@ -473,7 +606,9 @@
                 return;
             }
             this.last = null;
+            this.startSequence = null;
             this.buffer = null;
+            this.sound = null;
             this.mediaSource = new MediaSource();
             this.opened = new Promise((resolve) =>
                 this.mediaSource.addEventListener("sourceopen", resolve, { once: true })
@@ -509,14 +644,21 @@
             try {
                 await this.opened;
                 if (!this.buffer) {
-                    const codecs = (this.variant && this.variant.codecs) || "avc1.64001f,mp4a.40.2";
+                    const codecs = this.bufferCodecsOf(this.variant);
                     this.buffer = this.mediaSource.addSourceBuffer('video/mp4; codecs="' + codecs + '"');
                     this.bufferCodecs = codecs;
                     this.appendedInit = null;
+                    // Both SourceBuffers before anything is appended: browsers take no new one after.
+                    if (this.soundURI) {
+                        const sound = audioCodecs((this.variant && this.variant.codecs) || "") || "mp4a.40.2";
+                        this.sound = new SoundTrack(this, this.soundURI, sound);
+                        this.sound.run(generation);
+                    }
                 }
                 while (this.running && generation === this.generation) {
                     const unit = this.nextUnit(this.playlist);
                     if (!unit) break;
+                    if (this.startSequence === null) this.startSequence = unit.sequence;
                     // Variants change where a unit starts with a keyframe: segments and parts line up in all.
                     const wanted = this.wantedLevel();
                     if (wanted !== this.level && unit.independent && this.last !== null) {
@@ -540,9 +682,7 @@
                     }
                     this.last = unit;
                 }
-                if (this.playlist.ended && this.finished() && !this.buffer.updating) {
-                    if (this.mediaSource.readyState === "open") this.mediaSource.endOfStream();
-                }
+                this.endIfFinished();
             } catch (error) {
                 this.problem = String(error.message || error);
                 if (generation === this.generation) {
@@ -585,9 +725,10 @@
                 if (!response.ok) throw new Error("media playlist: HTTP " + response.status);
                 const playlist = parseMediaPlaylist(await response.text(), response.url);
                 if (generation !== this.generation) return false;
-                if (variant.codecs && this.buffer.changeType && variant.codecs !== this.bufferCodecs) {
-                    this.buffer.changeType('video/mp4; codecs="' + variant.codecs + '"');
-                    this.bufferCodecs = variant.codecs;
+                const codecs = this.bufferCodecsOf(variant);
+                if (variant.codecs && this.buffer.changeType && codecs !== this.bufferCodecs) {
+                    this.buffer.changeType('video/mp4; codecs="' + codecs + '"');
+                    this.bufferCodecs = codecs;
                 }
                 this.variant = variant;
                 this.level = level;
@@ -730,7 +871,7 @@
                 await sourceBufferDone(this.buffer, () => this.buffer.appendBuffer(bytes));
             } catch (error) {
                 if (error.name !== "QuotaExceededError") throw error;
-                await this.trim(5);
+                await this.trimBuffer(this.buffer, 5);
                 await sourceBufferDone(this.buffer, () => this.buffer.appendBuffer(bytes));
             }
             const after = this.buffer.buffered;
@@ -774,13 +915,19 @@
             if (Date.now() - this.startedAt > 5000) this.positioned = true;
         }
 
-        /** Keeps at most `keep` seconds behind the playhead in the SourceBuffer. */
+        /** Keeps at most `keep` seconds behind the playhead in the SourceBuffers. */
         async trim(keep = 30) {
-            const ranges = this.buffer.buffered;
+            await this.trimBuffer(this.buffer, keep);
+            if (this.sound) await this.trimBuffer(this.sound.buffer, keep);
+        }
+
+        async trimBuffer(buffer, keep) {
+            await idle(buffer);
+            const ranges = buffer.buffered;
             if (!ranges.length) return;
             const end = this.video.currentTime - keep;
             if (end - ranges.start(0) > 10) {
-                await sourceBufferDone(this.buffer, () => this.buffer.remove(0, end));
+                await sourceBufferDone(buffer, () => buffer.remove(0, end));
             }
         }
 
@@ -838,6 +985,7 @@
     global.OnairPlayer = OnairPlayer;
     global.OnairPlayer.parseMediaPlaylist = parseMediaPlaylist;
     global.OnairPlayer.parseVariants = parseVariants;
+    global.OnairPlayer.parseSound = parseSound;
     global.OnairPlayer.RateChooser = RateChooser;
 
     // `<video data-onair src="…m3u8">` on any page: played by the browser's HLS where it has one,

@@ -6,6 +6,9 @@ public import Media
 /// encoder's 1024-sample frames).
 public final class AudioEncoder {
     public static let sampleRate = 48_000
+    public static let channels = 2
+    /// Samples in each AAC-LC frame (and so in each packet).
+    public static let samplesPerFrame = 1024
     public let stream: StreamDescription
     private let codec: CodecContext
     private let queue: AudioFIFO

@@ -49,37 +49,55 @@ public final class Broadcast: Sendable {
             config.audio == .none ? nil : try AudioEncoder(bitrate: config.audioBitrate, track: TrackID(1))
         let rungs = config.renditions
         let isLadder = rungs.count > 1
-        let board = isLadder ? LadderBoard(renditions: rungs.map(\.id)) : nil
+        // A ladder in fMP4 carries its sound once, in an audio rendition every video rendition names
+        // (EXT-X-MEDIA): a player switching video keeps its sound, and no rung repeats it. In TS, and
+        // for one rendition, the sound is muxed in.
+        let sharedAudio = isLadder && config.format == .fmp4 ? audioEncoder : nil
+        let outputs = rungs.map(\.id) + (sharedAudio == nil ? [] : [Rendition.audioID])
+        let board = isLadder ? LadderBoard(renditions: outputs) : nil
         let root = config.hlsDirectory.map { URL(fileURLWithPath: $0) }
         // A restart of the channel on the same folder goes on from where the last run stopped; a
         // ladder only when every rendition's folder agrees on where, so their numbers stay matched.
-        var previous = rungs.map { rung in
+        var previous = outputs.map { id in
             root.flatMap {
-                DirectoryMirror.previousRun(root: $0, channel: config.channel, rendition: isLadder ? rung.id : nil)
+                DirectoryMirror.previousRun(root: $0, channel: config.channel, rendition: isLadder ? id : nil)
             }
         }
         if isLadder,
             Set(previous.map { $0.map { $0.playlist.mediaSequence + $0.playlist.segments.count } ?? -1 }).count != 1
         {
-            previous = rungs.map { _ in nil }
+            previous = outputs.map { _ in nil }
         }
         var stages: [RenditionStages] = []
+        var audioPackaging: PackagingStage?
         var stores: [LiveStore] = []
         var sinks: [SinkRunner] = []
         var pushSinks: [PushSink] = []
         var topTracks: [StreamDescription] = []
-        for (number, rung) in rungs.enumerated() {
-            let videoEncoder = try VideoEncoder(
-                settings: VideoEncoderSettings(
-                    width: rung.width, height: rung.height, fps: config.fps, bitrate: rung.videoBitrate,
-                    keyframeInterval: config.keyframeInterval),
-                track: TrackID(0))
-            let tracks = [videoEncoder.stream] + (audioEncoder.map { [$0.stream] } ?? [])
-            if number == 0 { topTracks = tracks }
-            let rendition = Rendition(
-                id: rung.id, width: rung.width, height: rung.height, fps: config.fps,
-                videoBitrate: rung.videoBitrate, audioBitrate: audioEncoder == nil ? 0 : config.audioBitrate,
-                codecs: tracks.map(\.codecString))
+        for (number, id) in outputs.enumerated() {
+            let rung = number < rungs.count ? rungs[number] : nil
+            let videoEncoder = try rung.map { rung in
+                try VideoEncoder(
+                    settings: VideoEncoderSettings(
+                        width: rung.width, height: rung.height, fps: config.fps, bitrate: rung.videoBitrate,
+                        keyframeInterval: config.keyframeInterval),
+                    track: TrackID(0))
+            }
+            let rendition: Rendition
+            let tracks: [StreamDescription]
+            if let rung, let videoEncoder {
+                tracks = [videoEncoder.stream] + (sharedAudio == nil ? audioEncoder.map { [$0.stream] } ?? [] : [])
+                rendition = Rendition(
+                    id: rung.id, width: rung.width, height: rung.height, fps: config.fps,
+                    videoBitrate: rung.videoBitrate,
+                    audioBitrate: audioEncoder == nil || sharedAudio != nil ? 0 : config.audioBitrate,
+                    codecs: tracks.map(\.codecString))
+            } else {
+                tracks = sharedAudio.map { [$0.stream] } ?? []
+                rendition = .audio(
+                    bitrate: config.audioBitrate, codecs: tracks.map(\.codecString), channels: AudioEncoder.channels)
+            }
+            if number == 0 { topTracks = [videoEncoder!.stream] + (audioEncoder.map { [$0.stream] } ?? []) }
             let timeline = Timeline(
                 configuration: .init(
                     channel: config.channel, rendition: rendition, format: config.format,
@@ -93,7 +111,7 @@ public final class Broadcast: Sendable {
                 )
             }
             let store = LiveStore(timeline: timeline, startedAt: clock.anchorWallMilliseconds)
-            let folder = isLadder ? rung.id : nil
+            let folder = isLadder ? id : nil
             let mirror = try root.map {
                 try DirectoryMirror(
                     root: $0, channel: config.channel, rendition: folder, writesIndex: number == 0,
@@ -105,16 +123,27 @@ public final class Broadcast: Sendable {
                     $0, channel: config.channel, rendition: folder, writesIndex: number == 0, report: hub.reporter)
             }
             let runners = [SinkRunner(store)] + (mirror.map { [SinkRunner($0)] } ?? []) + pushes.map { SinkRunner($0) }
-            let packaging = try PackagingStage(
-                timeline: timeline, tracks: tracks,
-                segmenter: .init(
+            // The audio rendition is cut on the same grid, at the first AAC frame on or after each point.
+            let segmenter =
+                rung == nil
+                ? Segmenter.Configuration(
                     segmentDuration: config.segmentDuration, partDuration: config.partDuration,
-                    frameDuration: 1 / Double(config.fps)),
-                clock: clock, sinks: runners, board: board)
-            stages.append(
-                RenditionStages(
-                    id: rung.id, scaler: number == 0 ? nil : try RungScaler(width: rung.width, height: rung.height),
-                    encoder: videoEncoder, packaging: packaging))
+                    frameDuration: Double(AudioEncoder.samplesPerFrame) / Double(AudioEncoder.sampleRate),
+                    cutsOn: .audio)
+                : Segmenter.Configuration(
+                    segmentDuration: config.segmentDuration, partDuration: config.partDuration,
+                    frameDuration: 1 / Double(config.fps))
+            let packaging = try PackagingStage(
+                timeline: timeline, tracks: tracks, segmenter: segmenter, clock: clock, sinks: runners, board: board)
+            if let rung, let videoEncoder {
+                stages.append(
+                    RenditionStages(
+                        id: rung.id,
+                        scaler: number == 0 ? nil : try RungScaler(width: rung.width, height: rung.height),
+                        encoder: videoEncoder, packaging: packaging))
+            } else {
+                audioPackaging = packaging
+            }
             stores.append(store)
             sinks += runners
             pushSinks += pushes
@@ -162,7 +191,8 @@ public final class Broadcast: Sendable {
             store: store, work: videoSource.work)
         let pipeline = PipelineService(
             pacer: pacer, videoSource: videoSource, renditions: stages, audioSource: audioSource,
-            audioEncoder: audioEncoder, sinks: sinks, rtmp: rtmp, stop: stop, pause: pause,
+            audioEncoder: audioEncoder, audioPackaging: audioPackaging, sinks: sinks, rtmp: rtmp, stop: stop,
+            pause: pause,
             clock: clock,
             stats: stats, logger: logger, report: hub.reporter
         ) {

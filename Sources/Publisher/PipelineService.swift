@@ -28,6 +28,8 @@ final class PipelineService: Service, @unchecked Sendable {
     private let renditions: [RenditionStages]
     private let audioSource: (any AudioSource)?
     private let audioEncoder: AudioEncoder?
+    /// A ladder's audio rendition, when its sound is not muxed into each video rendition.
+    private let audioPackaging: PackagingStage?
     private let sinks: [SinkRunner]
     /// RTMP destinations, fed the encoders' packets.
     private let rtmp: [RTMPPusher]
@@ -41,7 +43,7 @@ final class PipelineService: Service, @unchecked Sendable {
 
     init(
         pacer: Pacer, videoSource: any VideoSource, renditions: [RenditionStages], audioSource: (any AudioSource)?,
-        audioEncoder: AudioEncoder?, sinks: [SinkRunner], rtmp: [RTMPPusher],
+        audioEncoder: AudioEncoder?, audioPackaging: PackagingStage?, sinks: [SinkRunner], rtmp: [RTMPPusher],
         stop: StopSignal,
         pause: PauseSwitch,
         clock: MediaClock, stats: BroadcastStats, logger: Logger, report: @escaping EventReporter,
@@ -55,6 +57,7 @@ final class PipelineService: Service, @unchecked Sendable {
         self.renditions = renditions
         self.audioSource = audioSource
         self.audioEncoder = audioEncoder
+        self.audioPackaging = audioPackaging
         self.sinks = sinks
         self.rtmp = rtmp
         self.stop = stop
@@ -95,10 +98,20 @@ final class PipelineService: Service, @unchecked Sendable {
                         }
                     }
                 }
-                if audioSource != nil {
+                // The sound goes to the audio rendition, or into every video rendition.
+                let sound = self.audioPackaging.map { _ in BoundedQueue<PacketMessage>(capacity: 256, policy: .block) }
+                if let sound {
                     group.addTask {
-                        try await self.stage("audio", closing: packets) {
-                            try self.encodeAudio(into: packets)
+                        try await self.stage("packager-audio", closing: [sound]) {
+                            try self.audioPackaging?.run(input: sound)
+                        }
+                    }
+                }
+                if audioSource != nil {
+                    let targets = sound.map { [$0] } ?? packets
+                    group.addTask {
+                        try await self.stage("audio", closing: targets) {
+                            try self.encodeAudio(into: targets)
                         }
                     }
                 }
@@ -241,7 +254,7 @@ final class PipelineService: Service, @unchecked Sendable {
         }
     }
 
-    /// To packaging (never dropped; audio to every rendition's), and to each RTMP destination
+    /// To packaging (never dropped; muxed audio to every rendition's), and to each RTMP destination
     /// (which never makes it wait).
     private func send(_ packet: EncodedPacket, to packets: [BoundedQueue<PacketMessage>], rtmp: Bool = true) {
         for queue in packets { queue.push(.packet(packet)) }

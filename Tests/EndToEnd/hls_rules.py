@@ -116,9 +116,12 @@ def parse_attributes(text):
 
 
 def check_multivariant(text):
+    """The variants of a multivariant playlist, each with its URI; an audio group a variant names
+    must exist (RFC 8216 4.4.6.2), with the attributes Apple's authoring rules ask of one."""
     lines = text.splitlines()
     assert lines[0] == "#EXTM3U"
     variants = []
+    groups = {}
     for index, line in enumerate(lines):
         if line.startswith("#EXT-X-STREAM-INF:"):
             attributes = parse_attributes(line.split(":", 1)[1])
@@ -126,8 +129,29 @@ def check_multivariant(text):
                 assert name in attributes, f"{name} on EXT-X-STREAM-INF"
             attributes["URI"] = lines[index + 1]
             variants.append(attributes)
+        elif line.startswith("#EXT-X-MEDIA:"):
+            attributes = parse_attributes(line.split(":", 1)[1])
+            for name in ("TYPE", "GROUP-ID", "NAME"):
+                assert name in attributes, f"{name} on EXT-X-MEDIA"
+            if attributes["TYPE"] == "AUDIO":
+                assert "CHANNELS" in attributes, "CHANNELS on an audio EXT-X-MEDIA"
+            assert not any(l.startswith("#EXT-X-STREAM-INF:") for l in lines[:index]), "EXT-X-MEDIA before the variants"
+            groups.setdefault(attributes["GROUP-ID"], []).append(attributes)
     assert variants
+    for variant in variants:
+        if "AUDIO" in variant:
+            group = groups.get(variant["AUDIO"])
+            assert group and all(m["TYPE"] == "AUDIO" for m in group), f"audio group {variant['AUDIO']} exists"
+            # A variant's CODECS name every format its renditions hold, the group's sound included.
+            assert any(c.startswith("mp4a") for c in variant["CODECS"].strip('"').split(",")), variant
     return variants
+
+
+def audio_renditions(text):
+    """The EXT-X-MEDIA audio renditions of a multivariant playlist, their attributes unquoted."""
+    return [{k: v.strip('"') for k, v in parse_attributes(line.split(":", 1)[1]).items()}
+            for line in text.splitlines()
+            if line.startswith("#EXT-X-MEDIA:") and "TYPE=AUDIO" in line]
 
 
 def parse_parts(text):
@@ -158,8 +182,9 @@ def next_part(text):
     return open_sequence, sum(1 for sequence, _, _ in parts if sequence == open_sequence)
 
 
-def check_low_latency(text):
-    """The Low-Latency HLS MUSTs of one playlist."""
+def check_low_latency(text, sound_only=False):
+    """The Low-Latency HLS MUSTs of one playlist. A video playlist's parts are independent where a
+    segment starts (its IDR); a sound-only playlist's every part is (every AAC frame is)."""
     playlist = MediaPlaylist(text)
     tags = playlist.tags
     part_target = float(parse_attributes(tags["EXT-X-PART-INF"])["PART-TARGET"])
@@ -176,7 +201,7 @@ def check_low_latency(text):
         complete = sequence < playlist.sequence + len(playlist.segments)
         if not (last_of_segment and complete):
             assert duration >= 0.85 * part_target - 0.001, f"only a segment's last part may be short: {part}"
-        assert (part.get("INDEPENDENT") == "YES") == (index == 0), "parts that start with an IDR say so"
+        assert (part.get("INDEPENDENT") == "YES") == (index == 0 or sound_only), "parts that start with an IDR say so"
     # Part tags stay only near the live edge: within 3 target durations (plus the segment holding the boundary).
     tagged = {sequence for sequence, _, _ in parts if sequence < playlist.sequence + len(playlist.segments)}
     recent = 0.0

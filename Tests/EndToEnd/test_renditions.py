@@ -12,8 +12,8 @@ import pytest
 
 from browser import console_errors, player_status, save_screenshot, start_chromium
 from harness import Publisher, fetch, ffprobe, run_onair, wait_until
-from hls_rules import (MediaPlaylist, check_history, check_low_latency, check_media_playlist, check_multivariant,
-                       parse_attributes)
+from hls_rules import (MediaPlaylist, audio_renditions, check_history, check_low_latency, check_media_playlist,
+                       check_multivariant, parse_attributes)
 from xserver import XServer
 
 HERE = Path(__file__).resolve().parent
@@ -51,13 +51,21 @@ def test_the_multivariant_playlist_lists_each_rung_with_its_own_figures(ladder):
     # Each rung's own profile and level: x264 picks level 3.1 (1f) for 720p30 and 3.0 (1e) for 360p30.
     assert [v["CODECS"] for v in variants] == ['"avc1.64001f,mp4a.40.2"', '"avc1.64001e,mp4a.40.2"']
     assert all(v["FRAME-RATE"] == "30.000" for v in variants)
-    # Measured, per rung: the average of what its listed segments hold, within 10 %.
+    # The sound once, in a rendition of its own that every rung plays with.
+    assert audio_renditions(text) == [{"TYPE": "AUDIO", "GROUP-ID": "audio", "NAME": "Sound", "DEFAULT": "YES",
+                                       "AUTOSELECT": "YES", "CHANNELS": "2", "URI": "audio/media.m3u8"}]
+    assert all(v["AUDIO"] == '"audio"' for v in variants)
+
+    def measured(folder):
+        playlist = MediaPlaylist(publisher.get(f"{folder}/media.m3u8").text)
+        sizes = [len(publisher.get(f"{folder}/{segment['uri']}").body) for segment in playlist.segments]
+        return sum(sizes) * 8 / playlist.duration
+    # Measured, per rung: the average of what its listed segments and the sound's hold, within 25 %.
+    sound = measured("audio")
+    assert 100_000 < sound < 160_000, sound
     for variant in variants:
-        rung = variant["URI"].split("/")[0]
-        playlist = MediaPlaylist(publisher.get(variant["URI"]).text)
-        sizes = [len(publisher.get(f"{rung}/{segment['uri']}").body) for segment in playlist.segments]
-        measured = sum(sizes) * 8 / playlist.duration
-        assert abs(int(variant["AVERAGE-BANDWIDTH"]) - measured) <= 0.25 * measured, (variant, measured)
+        rate = measured(variant["URI"].split("/")[0]) + sound
+        assert abs(int(variant["AVERAGE-BANDWIDTH"]) - rate) <= 0.25 * rate, (variant, rate)
         assert int(variant["BANDWIDTH"]) >= int(variant["AVERAGE-BANDWIDTH"])
     # The channel's API entry lists the ladder.
     entry = next(c for c in fetch(publisher.base + "/api/channels").json() if c["name"] == "ladder")
@@ -65,21 +73,26 @@ def test_the_multivariant_playlist_lists_each_rung_with_its_own_figures(ladder):
                                                                                    ("360p", 640, 360)]
 
 
-def keyframes_and_audio(folder, rung, segment):
-    """A segment's video keyframe times, first and last video times, and its audio packets."""
+def probe_segment(folder, rung, segment):
+    """A segment (with its init segment): its streams' kinds and its packets."""
     data = (folder / rung / "init.mp4").read_bytes() + (folder / rung / segment).read_bytes()
     path = folder.parent / f"probe-{rung}-{segment}.mp4"
     path.write_bytes(data)
-    packets = ffprobe(path, "-show_packets")["packets"]
-    video = [p for p in packets if p["stream_index"] == 0]
-    audio = [(p["pts"], p["size"]) for p in packets if p["stream_index"] == 1]
+    probe = ffprobe(path, "-show_packets")
+    return probe["streams"], probe["packets"]
+
+
+def keyframes_and_audio(folder, rung, segment):
+    """A segment's video keyframe times, first and last video times, its audio packets and its size."""
+    streams, packets = probe_segment(folder, rung, segment)
+    video = [p for p in packets if streams[p["stream_index"]]["codec_type"] == "video"]
+    audio = [(p["pts"], p["size"]) for p in packets if streams[p["stream_index"]]["codec_type"] == "audio"]
     keyframes = [p["pts_time"] for p in video if "K" in p["flags"]]
-    streams = ffprobe(path)["streams"]
     size = next((s["width"], s["height"]) for s in streams if s["codec_type"] == "video")
     return keyframes, (video[0]["pts_time"], video[-1]["pts_time"], len(video)), audio, size
 
 
-def test_rungs_are_aligned_segment_by_segment_and_carry_the_same_audio(ladder):
+def test_rungs_are_aligned_segment_by_segment_and_share_one_sound(ladder):
     publisher, folder = ladder
     top = MediaPlaylist((folder / "720p/media.m3u8").read_text())
     low = MediaPlaylist((folder / "360p/media.m3u8").read_text())
@@ -94,9 +107,14 @@ def test_rungs_are_aligned_segment_by_segment_and_carry_the_same_audio(ladder):
         # IDRs at the same times, the same first and last frames, every frame in both.
         assert high[0] == small[0] and len(high[0]) == 1, (high[0], small[0])
         assert high[1] == small[1], (high[1], small[1])
-        # One audio encode, muxed into each: the same packets.
-        assert high[2] == small[2] and len(high[2]) > 0
         assert (high[3], small[3]) == ((1280, 720), (640, 360))
+        # No sound in the video renditions: it is in the audio rendition, cut on the same grid (its
+        # first AAC frame within one frame, 1024 samples at 48 kHz, of the video's first frame).
+        assert high[2] == small[2] == []
+        streams, packets = probe_segment(folder, "audio", segment)
+        assert [s["codec_type"] for s in streams] == ["audio"] and streams[0]["codec_name"] == "aac"
+        assert abs(float(packets[0]["pts_time"]) - float(high[1][0])) <= 1024 / 48000 + 0.001, (packets[0], high[1])
+        assert abs(len(packets) * 1024 / 48000 - durations["720p"][segment]) <= 1024 / 48000 + 0.001
     # Matching numbers and target durations.
     assert top.target == low.target
     assert top.sequence == low.sequence or abs(top.sequence - low.sequence) <= 1
@@ -123,7 +141,8 @@ def test_the_folder_holds_every_rung_under_the_multivariant_playlist(ladder):
     _, folder = ladder
     variants = check_multivariant((folder / "index.m3u8").read_text())
     assert [v["URI"] for v in variants] == ["720p/media.m3u8", "360p/media.m3u8"]
-    for rung in ("720p", "360p"):
+    assert [a["URI"] for a in audio_renditions((folder / "index.m3u8").read_text())] == ["audio/media.m3u8"]
+    for rung in ("720p", "360p", "audio"):
         playlist = MediaPlaylist((folder / rung / "media.m3u8").read_text())
         check_media_playlist(playlist, "fmp4", window=6)
         for segment in playlist.segments:
@@ -131,26 +150,57 @@ def test_the_folder_holds_every_rung_under_the_multivariant_playlist(ladder):
     # What a player given the folder's index plays: every rung, through ffprobe.
     probe = subprocess.run(["ffprobe", "-v", "error", "-of", "json", "-show_programs", str(folder / "index.m3u8")],
                            capture_output=True, text=True, check=True, timeout=60)
-    heights = sorted(s["height"] for p in json.loads(probe.stdout)["programs"] for s in p["streams"]
-                     if s["codec_type"] == "video")
+    programs = json.loads(probe.stdout)["programs"]
+    heights = sorted(s["height"] for p in programs for s in p["streams"] if s["codec_type"] == "video")
     assert heights == [360, 720]
+    assert all([s["codec_type"] for s in p["streams"]].count("audio") == 1 for p in programs), programs
+
+
+def rendition_reports(text):
+    return [parse_attributes(line.split(":", 1)[1]) for line in text.splitlines()
+            if line.startswith("#EXT-X-RENDITION-REPORT:")]
 
 
 def test_low_latency_rungs_report_each_other_and_obey_the_rules(low_latency):
-    for rung, other in (("720p", "360p"), ("360p", "720p")):
+    renditions = ("720p", "360p", "audio")
+    for rung in renditions:
         text = low_latency.get(f"{rung}/media.m3u8").text
-        check_low_latency(text)
+        check_low_latency(text, sound_only=rung == "audio")
         check_media_playlist(MediaPlaylist(text), "fmp4", window=6)
         playlist = MediaPlaylist(text)
-        report = parse_attributes(playlist.tags["EXT-X-RENDITION-REPORT"])
-        assert report["URI"] == f'"../{other}/media.m3u8"'
-        # The other rung's edge is this one's, give or take the part being cut.
-        own_msn = playlist.sequence + len(playlist.segments)
-        assert abs(int(report["LAST-MSN"]) - own_msn) <= 1, (report, own_msn)
-        # A blocking reload of the reported part is answered.
-        msn, part = int(report["LAST-MSN"]), int(report["LAST-PART"])
-        answer = low_latency.get(f"{other}/media.m3u8?_HLS_msn={msn}&_HLS_part={part}")
-        assert answer.status == 200 and f"part{msn}.{part}.m4s" in answer.text
+        reports = rendition_reports(text)
+        others = [other for other in renditions if other != rung]
+        assert [r["URI"] for r in reports] == [f'"../{other}/media.m3u8"' for other in others]
+        for other, report in zip(others, reports):
+            # The other rendition's edge is this one's, give or take the part being cut.
+            own_msn = playlist.sequence + len(playlist.segments)
+            assert abs(int(report["LAST-MSN"]) - own_msn) <= 1, (report, own_msn)
+            # A blocking reload of the reported part is answered.
+            msn, part = int(report["LAST-MSN"]), int(report["LAST-PART"])
+            answer = low_latency.get(f"{other}/media.m3u8?_HLS_msn={msn}&_HLS_part={part}")
+            assert answer.status == 200 and f"part{msn}.{part}.m4s" in answer.text
+
+
+def test_the_player_plays_the_shared_sound_with_every_rung(low_latency):
+    """In Chromium, the watch page's player feeds the audio rendition to a SourceBuffer of its own."""
+    driver = start_chromium()
+    try:
+        driver.get(f"{low_latency.base}/watch/ladderll?muted=1")
+        wait_until(lambda: player_status(driver)["time"] > 1, 30, interval=0.2, what="playback")
+        sound = lambda: driver.execute_script(
+            "const p = window.onair; return {buffers: p.mediaSource.sourceBuffers.length, track: !!p.sound,"
+            " audio: p.video.webkitAudioDecodedByteCount, video: p.video.webkitVideoDecodedByteCount};")
+        first = sound()
+        assert first["buffers"] == 2 and first["track"], first
+        played = player_status(driver)["time"]
+        wait_until(lambda: player_status(driver)["time"] - played >= 3, 10, interval=0.2, what="3 s more")
+        later = sound()
+        assert later["audio"] > first["audio"] and later["video"] > first["video"], (first, later)
+        status = player_status(driver)
+        assert status["engine"] == "mse" and status["latency"] is not None and status["latency"] < 3, status
+        assert console_errors(driver) == []
+    finally:
+        driver.quit()
 
 
 def test_a_rung_that_does_not_exist_is_not_found(low_latency):
@@ -188,7 +238,8 @@ def busy_screen(tmp_path_factory):
     assert scene.stdout.readline().strip() == "ok"
     scene.stdin.write("animate 100 60 320 240 100000\n")
     scene.stdin.flush()
-    publisher = Publisher("--source", "screen", "--audio", "none", "--renditions", "640x360@2500k,320x180@150k",
+    publisher = Publisher("--source", "screen", "--audio", "test", "--audio-bitrate", "64k",
+                          "--renditions", "640x360@2500k,320x180@150k",
                           display=server.display, channel="switching")
     wait_until(lambda: (response := publisher.get("320x180/media.m3u8")) and response.status == 200
                and response.text.count("#EXTINF") >= 3, 40, what="three segments")
@@ -313,23 +364,26 @@ def test_a_push_destination_gets_every_rung_under_the_multivariant_playlist(tmp_
         index = wait_until(listed, 40, what="the multivariant playlist at the destination")
         # Written once every rung has a playlist there: both are listed from the first one.
         assert [v["URI"] for v in check_multivariant(index)] == ["720p/media.m3u8", "360p/media.m3u8"]
-        for rung in ("720p", "360p"):
+        assert [a["URI"] for a in audio_renditions(index)] == ["audio/media.m3u8"]
+        for rung in ("720p", "360p", "audio"):
             response = fetch(base + f"{rung}/media.m3u8")
             assert response.status == 200, rung
         wait_until(lambda: MediaPlaylist(fetch(base + "360p/media.m3u8").text).sequence >= 2, 30,
                    what="the window to slide")
         # Once out of the playlist and its availability window, deleted in each rung's folder.
-        for rung in ("720p", "360p"):
+        for rung in ("720p", "360p", "audio"):
             wait_until(lambda: fetch(base + f"{rung}/seg0.m4s").status in (403, 404), 20,
                        what=f"{rung}/seg0 to be deleted")
         assert publisher.stop() == 0
-        playlists = {rung: MediaPlaylist(fetch(base + f"{rung}/media.m3u8").text) for rung in ("720p", "360p")}
+        playlists = {rung: MediaPlaylist(fetch(base + f"{rung}/media.m3u8").text)
+                     for rung in ("720p", "360p", "audio")}
         for rung, playlist in playlists.items():
             assert playlist.ended
             check_media_playlist(playlist, "fmp4", window=4)
             for segment in playlist.segments:
                 assert fetch(base + f"{rung}/{segment['uri']}").status == 200
-        assert [s["uri"] for s in playlists["720p"].segments] == [s["uri"] for s in playlists["360p"].segments]
+        assert ([s["uri"] for s in playlists["720p"].segments] == [s["uri"] for s in playlists["360p"].segments]
+                == [s["uri"] for s in playlists["audio"].segments])
         assert "push_failed" not in publisher.output()
     finally:
         publisher.kill()
@@ -347,27 +401,31 @@ def test_an_origin_serves_a_pushed_ladder_with_its_reports_and_through_an_edge(t
         def index():
             response = fetch(f"{origin.base}/live/ladder/index.m3u8")
             return response.status == 200 and response.text
-        variants = check_multivariant(wait_until(index, 40, what="the ladder at the origin"))
+        text = wait_until(index, 40, what="the ladder at the origin")
+        variants = check_multivariant(text)
         assert [v["URI"] for v in variants] == ["360p/media.m3u8", "180p/media.m3u8"]
+        assert [a["URI"] for a in audio_renditions(text)] == ["audio/media.m3u8"]
         assert [v["RESOLUTION"] for v in variants] == ["640x360", "320x180"]
         wait_until(lambda: fetch(f"{origin.base}/live/ladder/180p/media.m3u8").text.count("#EXTINF") >= 2, 30,
                    what="two segments in the lowest rung")
         for base in (origin.base, edge.base):
-            for rung, other, height in (("360p", "180p", 360), ("180p", "360p", 180)):
+            for rung, height in (("360p", 360), ("180p", 180), ("audio", None)):
                 text = fetch(f"{base}/live/ladder/{rung}/media.m3u8").text
-                check_low_latency(text)
+                check_low_latency(text, sound_only=rung == "audio")
                 playlist = MediaPlaylist(text)
                 check_media_playlist(playlist, "fmp4", window=6)
-                report = parse_attributes(playlist.tags["EXT-X-RENDITION-REPORT"])
-                assert report["URI"] == f'"../{other}/media.m3u8"'
-                assert abs(int(report["LAST-MSN"]) - (playlist.sequence + len(playlist.segments))) <= 1
+                reports = rendition_reports(text)
+                assert [r["URI"] for r in reports] == [f'"../{other}/media.m3u8"'
+                                                       for other in ("360p", "180p", "audio") if other != rung]
+                for report in reports:
+                    assert abs(int(report["LAST-MSN"]) - (playlist.sequence + len(playlist.segments))) <= 1
                 init_name = parse_attributes(playlist.tags["EXT-X-MAP"])["URI"].strip('"')
                 media = tmp_path / f"{rung}.mp4"
                 media.write_bytes(fetch(f"{base}/live/ladder/{rung}/{init_name}").body
                                   + fetch(f"{base}/live/ladder/{rung}/{playlist.segments[-1]['uri']}").body)
                 probe = ffprobe(media)
-                video = [s for s in probe["streams"] if s["codec_type"] == "video"]
-                assert [s["height"] for s in video] == [height], (base, rung)
+                kinds = [(s["codec_type"], s.get("height")) for s in probe["streams"]]
+                assert kinds == ([("video", height)] if height else [("audio", None)]), (base, rung)
         listing = json.loads(fetch(f"{origin.base}/api/channels").text)
         channel = next(c for c in listing if c["name"] == "ladder")
         assert [r["id"] for r in channel["renditions"]] == ["360p", "180p"]
@@ -382,8 +440,27 @@ def test_an_origin_serves_a_pushed_ladder_with_its_reports_and_through_an_edge(t
         assert put("media.m3u8") == "409"
         assert publisher.stop() == 0
         wait_until(lambda: all(MediaPlaylist(fetch(f"{origin.base}/live/ladder/{rung}/media.m3u8").text).ended
-                               for rung in ("360p", "180p")), 20, what="both rungs to end at the origin")
+                               for rung in ("360p", "180p", "audio")), 20, what="every rendition to end at the origin")
     finally:
         publisher.kill()
         edge.stop()
         origin.stop()
+
+
+def test_a_ts_ladder_muxes_the_sound_into_every_rung(tmp_path):
+    """MPEG-TS has no shared audio rendition here: each rung carries the sound, as one rendition does."""
+    publisher = Publisher("--renditions", "360p,180p", "--format", "ts", "--hls-dir", str(tmp_path), channel="tsladder")
+    try:
+        wait_until(lambda: (response := publisher.get("180p/media.m3u8")) and response.status == 200
+                   and response.text.count("#EXTINF") >= 1, 40, what="a segment in the lowest rung")
+        text = publisher.get("index.m3u8").text
+        assert audio_renditions(text) == [] and "AUDIO=" not in text
+        for variant in check_multivariant(text):
+            rung = variant["URI"].split("/")[0]
+            playlist = MediaPlaylist(publisher.get(variant["URI"]).text)
+            path = tmp_path / f"{rung}.ts"
+            path.write_bytes(publisher.get(f"{rung}/{playlist.segments[0]['uri']}").body)
+            assert sorted(s["codec_type"] for s in ffprobe(path)["streams"]) == ["audio", "video"], rung
+        assert publisher.get("audio/media.m3u8").status == 404
+    finally:
+        publisher.kill()

@@ -129,6 +129,56 @@ import Testing
                 """)
     }
 
+    @Test func theSoundInARenditionOfItsOwnIsOneAudioGroupEveryVariantNames() {
+        let board = LadderBoard(renditions: ["720p", "360p", "audio"])
+        var top = Timeline(
+            configuration: .init(
+                channel: "demo",
+                rendition: Rendition(
+                    id: "720p", width: 1280, height: 720, fps: 30, videoBitrate: 1_000_000, audioBitrate: 0,
+                    codecs: ["avc1.64001f"]),
+                format: .fmp4, segmentDuration: 2, playlistSize: 6, partDuration: 0.5))
+        var low = Timeline(
+            configuration: .init(
+                channel: "demo",
+                rendition: Rendition(
+                    id: "360p", width: 640, height: 360, fps: 30, videoBitrate: 500_000, audioBitrate: 0,
+                    codecs: ["avc1.64001e"]),
+                format: .fmp4, segmentDuration: 2, playlistSize: 6, partDuration: 0.5))
+        var sound = Timeline(
+            configuration: .init(
+                channel: "demo", rendition: .audio(bitrate: 100_000, codecs: ["mp4a.40.2"], channels: 2),
+                format: .fmp4, segmentDuration: 2, playlistSize: 6, partDuration: 0.5))
+        _ = top.appendPart([1], duration: 0.5, independent: true)
+        _ = low.appendPart([1], duration: 0.5, independent: true)
+        _ = board.post(top)
+        #expect(!board.post(low).isComplete, "not heard from the sound yet")
+        _ = sound.appendPart([1], duration: 0.48, independent: true)
+        _ = sound.appendPart([2], duration: 0.48, independent: true)
+        let view = board.post(sound)
+        #expect(view.isComplete)
+        #expect(
+            view.renditionReports(excluding: "360p") == [
+                MediaPlaylist.RenditionReport(uri: "../720p/media.m3u8", lastMSN: 0, lastPart: 0),
+                MediaPlaylist.RenditionReport(uri: "../audio/media.m3u8", lastMSN: 0, lastPart: 1),
+            ])
+        // Each variant counts the sound's estimated rate (110 000) and codec as its own.
+        #expect(
+            view.multivariantPlaylist.render() == """
+                #EXTM3U
+                #EXT-X-VERSION:6
+                #EXT-X-INDEPENDENT-SEGMENTS
+                #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="audio",NAME="Sound",DEFAULT=YES,AUTOSELECT=YES,CHANNELS="2",URI="audio/media.m3u8"
+                #EXT-X-STREAM-INF:BANDWIDTH=1210000,AVERAGE-BANDWIDTH=1210000,CODECS="avc1.64001f,mp4a.40.2",RESOLUTION=1280x720,FRAME-RATE=30.000,AUDIO="audio"
+                720p/media.m3u8
+                #EXT-X-STREAM-INF:BANDWIDTH=660000,AVERAGE-BANDWIDTH=660000,CODECS="avc1.64001e,mp4a.40.2",RESOLUTION=640x360,FRAME-RATE=30.000,AUDIO="audio"
+                360p/media.m3u8
+
+                """)
+        // And an origin reads it back as it was written.
+        #expect(MultivariantPlaylist.parse(view.multivariantPlaylist.render()) == view.multivariantPlaylist)
+    }
+
     @Test func renditionReportsFollowThePreloadHintUntilTheEnd() {
         var playlist = MediaPlaylist(
             version: 6, targetDuration: 2, initSegmentURI: "init.mp4",

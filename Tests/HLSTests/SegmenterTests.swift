@@ -43,6 +43,29 @@ import Testing
         #expect(segmenter.accept(kind: .audio, time: 5, isKeyframe: true).isEmpty)
     }
 
+    @Test func aSoundOnlyRenditionIsCutOnTheSameGridAtItsFirstFrameThere() {
+        // AAC at 48 kHz: 1024 samples a frame, 21.333 ms; half a frame of slack.
+        let frame = 1024.0 / 48000
+        var segmenter = Segmenter(
+            configuration: .init(segmentDuration: 1, partDuration: 0.2, frameDuration: frame, cutsOn: .audio))
+        #expect(segmenter.accept(kind: .video, time: 0, isKeyframe: true).isEmpty, "video does not cut here")
+        let events = (0..<90).flatMap { segmenter.accept(kind: .audio, time: Double($0) * frame, isKeyframe: false) }
+        let parts = events.compactMap { event -> (Double, Bool)? in
+            if case .fragmentEnded(let duration, let independent) = event { (duration, independent) } else { nil }
+        }
+        // Parts of 9 frames (0.192 s: the first frame at or past 0.2 s less half a frame), every one
+        // independent, five in the first segment and four in the second so far; the first segment
+        // ends at frame 47 (1.0027 s), the first within half a frame of 1 s.
+        #expect(parts.count == 9)
+        #expect(parts.allSatisfy { abs($0.0 - 9 * frame) < 1e-9 && $0.1 })
+        let segments = Self.closed(events)
+        #expect(segments.count == 1)
+        #expect(abs(segments[0].duration - 47 * frame) < 1e-9)
+        #expect(abs(segments[0].lastFragmentDuration - 2 * frame) < 1e-9 && segments[0].lastFragmentIndependent)
+        let last = Self.closed(segmenter.finish())
+        #expect(abs(last[0].start - 47 * frame) < 1e-9 && abs(last[0].duration - 43 * frame) < 1e-9)
+    }
+
     @Test func keyframeOffTheGridDoesNotCut() {
         var segmenter = Segmenter(configuration: .init(segmentDuration: 2, frameDuration: Self.frame))
         _ = segmenter.accept(kind: .video, time: 0, isKeyframe: true)

@@ -90,6 +90,33 @@ import Testing
         #expect(ladder.stores.allSatisfy { $0.timeline.ended })
     }
 
+    @Test func aLaddersSoundInARenditionOfItsOwnIsTakenAsOne() throws {
+        let registry = ChannelRegistry()
+        let origin = OriginChannels(settings: .init(), registry: registry)
+        for id in ["720p", "audio"] { try Self.pushRendition(id, into: origin, now: 0) }
+        let index = """
+            #EXTM3U
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="Sound",CHANNELS="2",URI="audio/media.m3u8"
+            #EXT-X-STREAM-INF:BANDWIDTH=1000,CODECS="avc1.64001f,mp4a.40.2",RESOLUTION=1280x720,AUDIO="a"
+            720p/media.m3u8
+
+            """
+        try origin.put(
+            channel: "demo", file: .multivariantPlaylist, bytes: Array(index.utf8), now: 0, wallMilliseconds: 0)
+        let ladder = try #require(registry.entry(named: "demo")?.channel as? LiveLadder)
+        #expect(ladder.stores.map(\.timeline.rendition.id) == ["720p", "audio"])
+        #expect(ladder.stores.map(\.timeline.rendition.codecs) == [["avc1.64001f"], ["mp4a.40.2"]])
+        #expect(ladder.stores[1].timeline.rendition.audioChannels == 2)
+        #expect(ladder.summary().renditions.map(\.id) == ["720p"], "the API lists video renditions")
+        let served = String(decoding: ladder.multivariantPlaylist(), as: UTF8.self)
+        #expect(
+            served.contains(
+                "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"audio\",NAME=\"Sound\",DEFAULT=YES,AUTOSELECT=YES,CHANNELS=\"2\",URI=\"audio/media.m3u8\""
+            ))
+        #expect(
+            served.contains("CODECS=\"avc1.64001f,mp4a.40.2\",RESOLUTION=1280x720,AUDIO=\"audio\"\n720p/media.m3u8"))
+    }
+
     @Test func aLiveChannelCannotChangeShapeButAnEndedOneCan() throws {
         let registry = ChannelRegistry()
         let origin = OriginChannels(settings: .init(publisherTimeout: 10), registry: registry)

@@ -1,7 +1,8 @@
 /// A channel's renditions as they stand, seen from any one of them: what the multivariant playlist
 /// says of each, and where each one's live edge is, for the rendition reports of Low-Latency HLS.
-/// A ladder's files live in a folder per rendition (`720p/media.m3u8`), its multivariant playlist
-/// above them (`index.m3u8`).
+/// A ladder's files live in a folder per rendition (`720p/media.m3u8`, and in fMP4 the sound
+/// shared by every video rendition in `audio/media.m3u8`), its multivariant playlist above them
+/// (`index.m3u8`).
 public struct LadderView: Sendable, Equatable {
     public struct Entry: Sendable, Equatable {
         public var id: String
@@ -10,12 +11,17 @@ public struct LadderView: Sendable, Equatable {
         /// nil before its first part.
         public var lastMSN: Int?
         public var lastPart: Int?
+        /// Set for the audio rendition: its channel count.
+        public var audioChannels: Int?
 
-        public init(id: String, variant: MultivariantPlaylist.Variant, lastMSN: Int?, lastPart: Int?) {
+        public init(
+            id: String, variant: MultivariantPlaylist.Variant, lastMSN: Int?, lastPart: Int?, audioChannels: Int? = nil
+        ) {
             self.id = id
             self.variant = variant
             self.lastMSN = lastMSN
             self.lastPart = lastPart
+            self.audioChannels = audioChannels
         }
     }
 
@@ -40,8 +46,28 @@ public struct LadderView: Sendable, Equatable {
     /// Where a rendition's media playlist is, from the channel's folder.
     public static func playlistURI(of id: String) -> String { "\(id)/\(MediaFileName.mediaPlaylist)" }
 
+    /// The GROUP-ID of the audio rendition.
+    public static let audioGroup = "audio"
+
+    /// One EXT-X-STREAM-INF per video rendition; with an audio rendition, each names it as its
+    /// `AUDIO` group and counts its rate and codec as its own (what a player fetches to play it).
     public var multivariantPlaylist: MultivariantPlaylist {
-        MultivariantPlaylist(version: version, variants: entries.map(\.variant))
+        guard let audio = entries.first(where: { $0.audioChannels != nil }) else {
+            return MultivariantPlaylist(version: version, variants: entries.map(\.variant))
+        }
+        let variants = entries.filter { $0.audioChannels == nil }.map { entry in
+            var variant = entry.variant
+            variant.bandwidth += audio.variant.bandwidth
+            variant.averageBandwidth += audio.variant.averageBandwidth
+            variant.codecs += audio.variant.codecs
+            variant.audioGroup = Self.audioGroup
+            return variant
+        }
+        return MultivariantPlaylist(
+            version: version, variants: variants,
+            audio: [
+                .init(groupID: Self.audioGroup, name: "Sound", uri: audio.variant.uri, channels: audio.audioChannels)
+            ])
     }
 
     /// EXT-X-RENDITION-REPORT for every rendition but `id`, relative to `id`'s media playlist.
@@ -67,6 +93,6 @@ extension Timeline {
             }
         return LadderView.Entry(
             id: rendition.id, variant: variant(uri: LadderView.playlistURI(of: rendition.id)), lastMSN: edge.msn,
-            lastPart: edge.part)
+            lastPart: edge.part, audioChannels: rendition.audioChannels)
     }
 }

@@ -10,10 +10,12 @@ public struct MultivariantPlaylist: Sendable, Equatable {
         public var width: Int
         public var height: Int
         public var frameRate: Double
+        /// The GROUP-ID of the audio rendition it plays with (`AUDIO`); nil when its sound is muxed in.
+        public var audioGroup: String?
 
         public init(
             uri: String, bandwidth: Int, averageBandwidth: Int, codecs: [String], width: Int, height: Int,
-            frameRate: Double
+            frameRate: Double, audioGroup: String? = nil
         ) {
             self.uri = uri
             self.bandwidth = bandwidth
@@ -22,20 +24,44 @@ public struct MultivariantPlaylist: Sendable, Equatable {
             self.width = width
             self.height = height
             self.frameRate = frameRate
+            self.audioGroup = audioGroup
+        }
+    }
+
+    /// An `EXT-X-MEDIA` audio rendition: sound in a playlist of its own, shared by the variants of
+    /// its group.
+    public struct Audio: Sendable, Equatable {
+        public var groupID: String
+        public var name: String
+        public var uri: String
+        public var channels: Int?
+
+        public init(groupID: String, name: String, uri: String, channels: Int?) {
+            self.groupID = groupID
+            self.name = name
+            self.uri = uri
+            self.channels = channels
         }
     }
 
     public var version: Int
     public var variants: [Variant]
+    public var audio: [Audio]
 
-    public init(version: Int, variants: [Variant]) {
+    public init(version: Int, variants: [Variant], audio: [Audio] = []) {
         self.version = version
         self.variants = variants
+        self.audio = audio
     }
 
     /// The m3u8 text.
     public func render() -> String {
         var lines = ["#EXTM3U", "#EXT-X-VERSION:\(version)", "#EXT-X-INDEPENDENT-SEGMENTS"]
+        for audio in audio {
+            lines.append(
+                "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"\(audio.groupID)\",NAME=\"\(audio.name)\",DEFAULT=YES,AUTOSELECT=YES"
+                    + (audio.channels.map { ",CHANNELS=\"\($0)\"" } ?? "") + ",URI=\"\(audio.uri)\"")
+        }
         for variant in variants {
             // What an origin was not told of (a third-party publisher's codecs, size, rate) is left out.
             var attributes = ["BANDWIDTH=\(variant.bandwidth)", "AVERAGE-BANDWIDTH=\(variant.averageBandwidth)"]
@@ -44,6 +70,7 @@ public struct MultivariantPlaylist: Sendable, Equatable {
                 attributes.append("RESOLUTION=\(variant.width)x\(variant.height)")
             }
             if variant.frameRate > 0 { attributes.append("FRAME-RATE=\(MediaPlaylist.decimal(variant.frameRate))") }
+            if let group = variant.audioGroup { attributes.append("AUDIO=\"\(group)\"") }
             lines.append("#EXT-X-STREAM-INF:" + attributes.joined(separator: ","))
             lines.append(variant.uri)
         }
@@ -61,11 +88,21 @@ extension MultivariantPlaylist {
         guard lines.first == "#EXTM3U" else { return nil }
         var version = 1
         var variants: [Variant] = []
+        var audio: [Audio] = []
         var index = 1
         while index < lines.count {
             let line = lines[index]
             index += 1
             if line.hasPrefix("#EXT-X-VERSION:") { version = Int(line.dropFirst("#EXT-X-VERSION:".count)) ?? 1 }
+            if line.hasPrefix("#EXT-X-MEDIA:") {
+                let attributes = MediaPlaylist.attributes(line.dropFirst("#EXT-X-MEDIA:".count))
+                if attributes["TYPE"] == "AUDIO", let group = attributes["GROUP-ID"], let uri = attributes["URI"] {
+                    audio.append(
+                        Audio(
+                            groupID: group, name: attributes["NAME"] ?? group, uri: uri,
+                            channels: attributes["CHANNELS"].flatMap { Int($0.prefix { $0 != "/" }) }))
+                }
+            }
             guard line.hasPrefix("#EXT-X-STREAM-INF:") else { continue }
             while index < lines.count, lines[index].isEmpty || lines[index].hasPrefix("#") { index += 1 }
             guard index < lines.count,
@@ -74,7 +111,7 @@ extension MultivariantPlaylist {
             variants.append(variant)
             index += 1
         }
-        return variants.isEmpty ? nil : MultivariantPlaylist(version: version, variants: variants)
+        return variants.isEmpty ? nil : MultivariantPlaylist(version: version, variants: variants, audio: audio)
     }
 
     private static func variant(attributes text: Substring, uri: String) -> Variant? {
@@ -86,6 +123,7 @@ extension MultivariantPlaylist {
             uri: uri, bandwidth: bandwidth,
             averageBandwidth: attributes["AVERAGE-BANDWIDTH"].flatMap { Int($0) } ?? bandwidth, codecs: codecs,
             width: size.count == 2 ? max(0, size[0]) : 0, height: size.count == 2 ? max(0, size[1]) : 0,
-            frameRate: attributes["FRAME-RATE"].flatMap { Double($0) }.map { max(0, min($0, 1000)) } ?? 0)
+            frameRate: attributes["FRAME-RATE"].flatMap { Double($0) }.map { max(0, min($0, 1000)) } ?? 0,
+            audioGroup: attributes["AUDIO"])
     }
 }

@@ -1,5 +1,6 @@
-/// One media playlist of a channel and what the multivariant playlist says of it: for now a video
-/// rendition with its sound muxed in. An ABR ladder is several of these sharing one clock and one grid.
+/// One media playlist of a channel and what the multivariant playlist says of it: a video rendition
+/// with its sound muxed in, or (a ladder in fMP4) a video rendition beside the channel's one audio
+/// rendition. An ABR ladder is several of these sharing one clock and one grid.
 public struct Rendition: Sendable, Equatable {
     /// Tells the renditions of one channel apart in publications and logs.
     public var id: String
@@ -11,9 +12,15 @@ public struct Rendition: Sendable, Equatable {
     public var audioBitrate: Int
     /// RFC 6381 codec strings of its tracks, e.g. `avc1.64001f`, `mp4a.40.2`.
     public var codecs: [String]
+    /// Sound only: the audio rendition a ladder's video renditions share (`EXT-X-MEDIA`), with this
+    /// many channels.
+    public var audioChannels: Int?
+
+    public var isAudioOnly: Bool { audioChannels != nil }
 
     public init(
-        id: String = "main", width: Int, height: Int, fps: Int, videoBitrate: Int, audioBitrate: Int, codecs: [String]
+        id: String = "main", width: Int, height: Int, fps: Int, videoBitrate: Int, audioBitrate: Int, codecs: [String],
+        audioChannels: Int? = nil
     ) {
         self.id = id
         self.width = width
@@ -22,7 +29,18 @@ public struct Rendition: Sendable, Equatable {
         self.videoBitrate = videoBitrate
         self.audioBitrate = audioBitrate
         self.codecs = codecs
+        self.audioChannels = audioChannels
     }
+
+    /// A ladder's audio rendition: its id is its folder.
+    public static func audio(bitrate: Int, codecs: [String], channels: Int) -> Rendition {
+        Rendition(
+            id: audioID, width: 0, height: 0, fps: 0, videoBitrate: 0, audioBitrate: bitrate, codecs: codecs,
+            audioChannels: channels)
+    }
+
+    /// The folder of a ladder's audio rendition, a name no video rendition can have.
+    public static let audioID = "audio"
 
     /// Bits per second to announce until segments have been measured: the targets plus container overhead.
     public var estimatedBitrate: Int { (videoBitrate + audioBitrate) * 11 / 10 }

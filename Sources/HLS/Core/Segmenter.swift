@@ -13,13 +13,20 @@ public struct Segmenter: Sendable, Equatable {
     public struct Configuration: Sendable, Equatable {
         public var segmentDuration: Double
         public var partDuration: Double?
-        /// One video frame: cuts are decided half a frame early, so rounding never skips one.
+        /// One frame of the track that cuts: cuts are decided half a frame early, so rounding never
+        /// skips one.
         public var frameDuration: Double
+        /// The track whose packets cut: video (at its keyframes), or for an audio-only rendition its
+        /// sound (any packet: every AAC frame starts where a player may).
+        public var cutsOn: MediaKind
 
-        public init(segmentDuration: Double, partDuration: Double? = nil, frameDuration: Double) {
+        public init(
+            segmentDuration: Double, partDuration: Double? = nil, frameDuration: Double, cutsOn: MediaKind = .video
+        ) {
             self.segmentDuration = segmentDuration
             self.partDuration = partDuration
             self.frameDuration = frameDuration
+            self.cutsOn = cutsOn
         }
     }
 
@@ -50,17 +57,18 @@ public struct Segmenter: Sendable, Equatable {
     private var segmentEndIndex = 1
     private var fragmentStart: Double?
     private var fragmentIndependent = false
-    private var lastVideoTime: Double?
+    private var lastTime: Double?
 
     public init(configuration: Configuration) {
         self.configuration = configuration
     }
 
     /// Accepts the next packet in muxing order; returns what to cut before writing it.
-    /// Audio never cuts: it follows into whatever segment is open.
+    /// Audio beside video never cuts: it follows into whatever segment is open.
     public mutating func accept(kind: MediaKind, time: Double, isKeyframe: Bool) -> [Event] {
-        guard kind == .video else { return [] }
-        defer { lastVideoTime = time }
+        guard kind == configuration.cutsOn else { return [] }
+        let isKeyframe = isKeyframe || kind == .audio
+        defer { lastTime = time }
         let slack = configuration.frameDuration / 2
         guard segmentStart != nil, let fragmentStart else {
             self.segmentStart = time
@@ -86,10 +94,10 @@ public struct Segmenter: Sendable, Equatable {
         Double(index) * configuration.segmentDuration
     }
 
-    /// Ends the open segment after the last video frame.
+    /// Ends the open segment after the last frame.
     public mutating func finish() -> [Event] {
-        guard let lastVideoTime else { return [] }
-        return [.segmentEnded(closeSegment(at: lastVideoTime + configuration.frameDuration, nextIndependent: false))]
+        guard let lastTime else { return [] }
+        return [.segmentEnded(closeSegment(at: lastTime + configuration.frameDuration, nextIndependent: false))]
     }
 
     private mutating func closeSegment(at time: Double, nextIndependent: Bool) -> ClosedSegment {

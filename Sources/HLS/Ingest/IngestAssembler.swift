@@ -60,6 +60,7 @@ public struct IngestAssembler: Sendable {
     private var newestPlaylist: MediaPlaylist?
     /// What the publisher's multivariant playlist says of its stream.
     private(set) var variant: MultivariantPlaylist.Variant?
+    private var audioChannels: Int?
 
     public init(channel: String, rendition: String = "main", playlistSize: Int = 6, limits: Limits = Limits()) {
         self.channel = channel
@@ -98,10 +99,12 @@ public struct IngestAssembler: Sendable {
     }
 
     /// Takes what the publisher's multivariant playlist says of this rendition (its size, frame rate,
-    /// codecs and rate), for the origin's own multivariant playlist.
-    public mutating func describe(_ variant: MultivariantPlaylist.Variant) {
+    /// codecs and rate), for the origin's own multivariant playlist; `audioChannels` for the audio
+    /// rendition of a ladder.
+    public mutating func describe(_ variant: MultivariantPlaylist.Variant, audioChannels: Int? = nil) {
         self.variant = variant
-        timeline?.configuration.rendition = Self.rendition(variant, id: renditionID)
+        self.audioChannels = audioChannels
+        timeline?.configuration.rendition = Self.rendition(variant, id: renditionID, audioChannels: audioChannels)
     }
 
     /// Forgets a pushed file the publisher deleted, unless it is already in the timeline (which
@@ -142,11 +145,14 @@ public struct IngestAssembler: Sendable {
         if let old = files.removeValue(forKey: name) { heldBytes -= old.count }
     }
 
-    private static func rendition(_ variant: MultivariantPlaylist.Variant?, id: String) -> Rendition {
+    private static func rendition(_ variant: MultivariantPlaylist.Variant?, id: String, audioChannels: Int?)
+        -> Rendition
+    {
         Rendition(
             id: id, width: variant?.width ?? 0, height: variant?.height ?? 0,
             fps: Int((variant?.frameRate ?? 0).rounded()),
-            videoBitrate: variant?.averageBandwidth ?? 0, audioBitrate: 0, codecs: variant?.codecs ?? [])
+            videoBitrate: variant?.averageBandwidth ?? 0, audioBitrate: 0, codecs: variant?.codecs ?? [],
+            audioChannels: audioChannels)
     }
 
     /// The container of the media a playlist lists; nil when it lists none. Refuses a playlist that
@@ -176,7 +182,8 @@ public struct IngestAssembler: Sendable {
     {
         guard let format = try Self.format(of: playlist) else { return [] }
         let configuration = Timeline.Configuration(
-            channel: channel, rendition: Self.rendition(variant, id: renditionID), format: format,
+            channel: channel, rendition: Self.rendition(variant, id: renditionID, audioChannels: audioChannels),
+            format: format,
             segmentDuration: Double(playlist.targetDuration), playlistSize: playlistSize,
             partDuration: playlist.lowLatency?.partTarget)
         var timeline = self.timeline ?? Timeline(configuration: configuration)

@@ -1,5 +1,5 @@
 /// What viewers read of a channel published in several renditions: the multivariant playlist
-/// (`index.m3u8`) over one ``LiveStore`` per rendition, each of which serves its own folder
+/// (`index.m3u8`) over one ``LiveStore`` per rendition (the audio rendition's last, when it has one), each of which serves its own folder
 /// (`720p/media.m3u8`, `720p/seg12.m4s`) as a single-rendition channel serves its own.
 public final class LiveLadder: LiveChannel {
     /// Largest first.
@@ -13,10 +13,11 @@ public final class LiveLadder: LiveChannel {
         name = stores[0].name
     }
 
-    /// The channel's figures are those of its largest rendition, with every rendition listed.
+    /// The channel's figures are those of its largest rendition, with every video rendition listed.
     public func summary() -> ChannelSummary {
         var summary = stores[0].summary()
-        summary.renditions = stores.map { ChannelSummary.Rendition(timeline: $0.timeline) }
+        summary.renditions = stores.map(\.timeline).filter { !$0.rendition.isAudioOnly }.map(
+            ChannelSummary.Rendition.init)
         return summary
     }
 

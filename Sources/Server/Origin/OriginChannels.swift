@@ -172,34 +172,55 @@ public final class OriginChannels: Sendable {
             channel.feeds[Self.single] = feed
             return
         }
-        var ids: [String] = []
-        for variant in playlist.variants {
-            let parts = variant.uri.split(separator: "/", omittingEmptySubsequences: false)
+        func folder(of uri: String) throws(IngestAssembler.Refusal) -> String {
+            let parts = uri.split(separator: "/", omittingEmptySubsequences: false)
             guard parts.count == 2, parts[1] == top, LiveRequest.isRenditionName(String(parts[0])) else {
                 throw .badRequest(
-                    "index.m3u8 lists \(variant.uri): a rendition is \(top) or <rendition>/\(top), one folder deep")
+                    "index.m3u8 lists \(uri): a rendition is \(top) or <rendition>/\(top), one folder deep")
             }
-            ids.append(String(parts[0]))
+            return String(parts[0])
         }
-        guard Set(ids).count == ids.count else { throw .badRequest("index.m3u8 lists a rendition twice") }
-        guard ids.count <= Self.maximumRenditions else {
-            throw .full("index.m3u8 lists \(ids.count) renditions; an origin takes \(Self.maximumRenditions)")
+        var ids: [String] = []
+        for variant in playlist.variants { ids.append(try folder(of: variant.uri)) }
+        // The sound in a rendition of its own, shared by the video renditions (EXT-X-MEDIA).
+        let groups = Set(playlist.variants.compactMap(\.audioGroup))
+        let sound = playlist.audio.first { groups.contains($0.groupID) }
+        let soundID = try sound.map { audio throws(IngestAssembler.Refusal) in try folder(of: audio.uri) }
+        let all = ids + (soundID.map { [$0] } ?? [])
+        guard Set(all).count == all.count else { throw .badRequest("index.m3u8 lists a rendition twice") }
+        guard all.count <= Self.maximumRenditions else {
+            throw .full("index.m3u8 lists \(all.count) renditions; an origin takes \(Self.maximumRenditions)")
         }
-        try make(room: &channel, name: name, keeping: ids)
-        for (id, variant) in zip(ids, playlist.variants) {
-            var feed =
-                channel.feeds[id]
+        try make(room: &channel, name: name, keeping: all)
+        func feed(_ id: String) -> Feed {
+            channel.feeds[id]
                 ?? Feed(
                     assembler: IngestAssembler(
                         channel: name, rendition: id, playlistSize: settings.playlistSize, limits: settings.limits))
-            feed.assembler.describe(variant)
-            channel.feeds[id] = feed
         }
-        if channel.ladder != ids {
-            channel.ladder = ids
-            channel.board = LadderBoard(renditions: ids)
+        let isAudio: (String) -> Bool = { $0.hasPrefix("mp4a") || $0.hasPrefix("ac-3") || $0.hasPrefix("ec-3") }
+        for (id, variant) in zip(ids, playlist.variants) {
+            var described = variant
+            // The origin's own multivariant playlist adds the sound's codec and rate back.
+            if sound != nil { described.codecs.removeAll(where: isAudio) }
+            var rendition = feed(id)
+            rendition.assembler.describe(described)
+            channel.feeds[id] = rendition
         }
-        for id in ids { Self.show(channel.feeds[id]!, ladder: channel.board) }
+        if let sound, let soundID {
+            var rendition = feed(soundID)
+            rendition.assembler.describe(
+                MultivariantPlaylist.Variant(
+                    uri: sound.uri, bandwidth: 1, averageBandwidth: 0,
+                    codecs: playlist.variants.first?.codecs.filter(isAudio) ?? [], width: 0, height: 0, frameRate: 0),
+                audioChannels: sound.channels ?? 2)
+            channel.feeds[soundID] = rendition
+        }
+        if channel.ladder != all {
+            channel.ladder = all
+            channel.board = LadderBoard(renditions: all)
+        }
+        for id in all { Self.show(channel.feeds[id]!, ladder: channel.board) }
     }
 
     /// Gives a rendition's store its timeline as described now, without waiting for its next media.
