@@ -24,6 +24,33 @@
         return a;
     };
 
+    /**
+     * The channel's newest picture (the server keeps one a few seconds old), asked for again every
+     * ten seconds; the element is kept across refreshes and changes picture once the next has loaded.
+     */
+    const pictures = new Map();
+    function thumbnail(channel) {
+        let picture = pictures.get(channel.name);
+        if (!picture) {
+            picture = document.createElement("img");
+            picture.className = "thumbnail";
+            picture.alt = "";
+            pictures.set(channel.name, picture);
+        }
+        picture.width = 96;
+        picture.height = Math.round((96 * channel.height) / channel.width) || 54;
+        const address = channel.thumbnail + (channel.thumbnail.includes("?") ? "&" : "?") + "t=" + Math.floor(Date.now() / 10000);
+        if (picture.dataset.wanted !== address) {
+            picture.dataset.wanted = address;
+            const next = new Image();
+            next.onload = () => {
+                if (picture.dataset.wanted === address) picture.src = address;
+            };
+            next.src = address;
+        }
+        return picture;
+    }
+
     async function refresh() {
         let channels;
         try {
@@ -38,7 +65,9 @@
         for (const channel of channels) {
             const row = body.insertRow();
             row.dataset.channel = channel.name;
-            cell(row, link(channel.watch, channel.name));
+            const name = link(channel.watch, channel.name);
+            if (channel.thumbnail) name.prepend(thumbnail(channel));
+            cell(row, name);
             const badge = document.createElement("span");
             badge.className = "badge";
             badge.dataset.state = channel.state;

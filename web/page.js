@@ -75,6 +75,8 @@ const OnairPage = {
         say("Waiting for the broadcast", "The video starts as soon as the channel goes live.");
         OnairPage.qualityMenu(stage, player);
         OnairPage.whenListed((info) => {
+            // The newest picture stands in until the video plays (a channel this server captures).
+            if (info.thumbnail && !video.poster) video.poster = info.thumbnail;
             // A private channel's playlist is signed: the server gives its URL to a page with a working token.
             player.playlistURL = new URL(info.playlist, location.href).href;
             player.start();

@@ -186,12 +186,14 @@ public final class Broadcast: Sendable {
                     device: device, gain: gain, mix: mix, mixGain: mixGain, clock: clock, stop: stop,
                     report: hub.reporter, logger: logger)
             }
+        let thumbnailer = Thumbnailer(fps: config.fps)
         let control = BroadcastControl(
             channel: config.channel, pause: pause, stop: stop, clock: clock, hub: hub, pacer: pacer, stats: stats,
             store: store, work: videoSource.work)
         let pipeline = PipelineService(
             pacer: pacer, videoSource: videoSource, renditions: stages, audioSource: audioSource,
-            audioEncoder: audioEncoder, audioPackaging: audioPackaging, sinks: sinks, rtmp: rtmp, stop: stop,
+            audioEncoder: audioEncoder, audioPackaging: audioPackaging, thumbnailer: thumbnailer, sinks: sinks,
+            rtmp: rtmp, stop: stop,
             pause: pause,
             clock: clock,
             stats: stats, logger: logger, report: hub.reporter
@@ -223,7 +225,16 @@ public final class Broadcast: Sendable {
         if serverLogger.logLevel == .info { serverLogger.logLevel = .notice }
         // Said once the server answers, so the address it gives can be opened at once.
         let registry = ChannelRegistry()
-        registry.add(isLadder ? LiveLadder(stores: stores) : store, control: control)
+        registry.add(
+            isLadder ? LiveLadder(stores: stores) : store, control: control,
+            thumbnail: ThumbnailSource(
+                isReady: { thumbnailer.hasPicture },
+                jpeg: { [logger] in
+                    do { return try thumbnailer.jpeg() } catch {
+                        logger.warning("the thumbnail could not be made: \(error)")
+                        return nil
+                    }
+                }))
         let pushing =
             config.push.isEmpty ? "" : ", pushing to \(config.push.map(\.description).joined(separator: ", "))"
         let server = try HTTPServer.application(

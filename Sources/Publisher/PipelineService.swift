@@ -30,6 +30,8 @@ final class PipelineService: Service, @unchecked Sendable {
     private let audioEncoder: AudioEncoder?
     /// A ladder's audio rendition, when its sound is not muxed into each video rendition.
     private let audioPackaging: PackagingStage?
+    /// Kept a picture of the largest rendition now and then.
+    private let thumbnailer: Thumbnailer
     private let sinks: [SinkRunner]
     /// RTMP destinations, fed the encoders' packets.
     private let rtmp: [RTMPPusher]
@@ -43,7 +45,8 @@ final class PipelineService: Service, @unchecked Sendable {
 
     init(
         pacer: Pacer, videoSource: any VideoSource, renditions: [RenditionStages], audioSource: (any AudioSource)?,
-        audioEncoder: AudioEncoder?, audioPackaging: PackagingStage?, sinks: [SinkRunner], rtmp: [RTMPPusher],
+        audioEncoder: AudioEncoder?, audioPackaging: PackagingStage?, thumbnailer: Thumbnailer, sinks: [SinkRunner],
+        rtmp: [RTMPPusher],
         stop: StopSignal,
         pause: PauseSwitch,
         clock: MediaClock, stats: BroadcastStats, logger: Logger, report: @escaping EventReporter,
@@ -58,6 +61,7 @@ final class PipelineService: Service, @unchecked Sendable {
         self.audioSource = audioSource
         self.audioEncoder = audioEncoder
         self.audioPackaging = audioPackaging
+        self.thumbnailer = thumbnailer
         self.sinks = sinks
         self.rtmp = rtmp
         self.stop = stop
@@ -225,6 +229,7 @@ final class PipelineService: Service, @unchecked Sendable {
                 shedding = policy
             }
             let frame = try rendition.scaler?.scale(picture) ?? picture
+            if top { thumbnailer.offer(frame) }
             for packet in try encoder.encode(frame) {
                 stats.videoBytes.add(packet.size)
                 send(packet, to: [packets], rtmp: top)

@@ -43,6 +43,8 @@ struct ChannelInfo: Codable, Equatable {
     var playlist: String?
     var watch: String
     var embed: String
+    /// The newest picture (`/live/<channel>/thumbnail.jpg`), for a channel this server captures.
+    var thumbnail: String?
     /// True for a private channel, absent otherwise.
     var `private`: Bool?
     /// When the links' token stops working (ISO 8601), for a private channel.
@@ -87,12 +89,14 @@ struct ChannelInfo: Codable, Equatable {
         self.private = true
         guard let token, let expires = ViewerAccess.expiry(of: token) else {
             playlist = nil
+            thumbnail = nil
             return
         }
         let query = "?token=" + token
         playlist = (playlist ?? "/live/\(name)/\(MediaFileName.multivariantPlaylist)") + query
         watch += query
         embed += query
+        thumbnail = thumbnail.map { $0 + query }
         linksExpireAt = ProgramDateTime.format(milliseconds: Int64(expires) * 1000)
     }
 

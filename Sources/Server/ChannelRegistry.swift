@@ -8,6 +8,8 @@ public final class ChannelRegistry: Sendable {
         public var channel: any LiveChannel
         /// Pause, resume and stop, for a channel this process captures; nil for one it only serves.
         public var control: (any ChannelControl)?
+        /// The newest picture as a JPEG, for a channel this process captures.
+        public var thumbnail: ThumbnailSource?
     }
 
     private let entries = Mutex<[String: Entry]>([:])
@@ -15,8 +17,10 @@ public final class ChannelRegistry: Sendable {
     public init() {}
 
     /// Adds a channel, or replaces the one of the same name.
-    public func add(_ channel: any LiveChannel, control: (any ChannelControl)? = nil) {
-        entries.withLock { $0[channel.name] = Entry(channel: channel, control: control) }
+    public func add(
+        _ channel: any LiveChannel, control: (any ChannelControl)? = nil, thumbnail: ThumbnailSource? = nil
+    ) {
+        entries.withLock { $0[channel.name] = Entry(channel: channel, control: control, thumbnail: thumbnail) }
     }
 
     public func remove(named name: String) {
@@ -30,5 +34,21 @@ public final class ChannelRegistry: Sendable {
     /// Every channel, by name.
     public func all() -> [Entry] {
         entries.withLock { $0.values.sorted { $0.channel.name < $1.channel.name } }
+    }
+}
+
+/// A channel's newest picture, for a channel this process captures.
+public struct ThumbnailSource: Sendable {
+    /// True once there is a picture.
+    public var isReady: @Sendable () -> Bool
+    /// The picture as a JPEG, with the index of its frame (which tells one apart from the next);
+    /// nil until there is one.
+    public var jpeg: @Sendable () -> (bytes: [UInt8], index: Int64)?
+
+    public init(
+        isReady: @escaping @Sendable () -> Bool, jpeg: @escaping @Sendable () -> (bytes: [UInt8], index: Int64)?
+    ) {
+        self.isReady = isReady
+        self.jpeg = jpeg
     }
 }

@@ -52,7 +52,8 @@ struct EmbeddedFiles: FileProvider {
     ///
     /// The pages load only their own scripts and styles: the policy forbids inline and foreign
     /// code, so markup slipped into a page could not run.
-    func page(_ name: String, framing: Framing, channel: String? = nil) throws -> Response {
+    /// A page, with `head` (markup made from checked values only) added at the end of its head.
+    func page(_ name: String, framing: Framing, channel: String? = nil, head: String = "") throws -> Response {
         if let channel, !LiveRequest.isChannelName(channel) {
             throw HTTPError(.notFound, message: "No such channel: names are letters, digits, '-' and '_'.")
         }
@@ -66,6 +67,13 @@ struct EmbeddedFiles: FileProvider {
                     + "media-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
                     + "form-action 'none'; frame-ancestors \(ancestors)",
             ],
-            body: .init(byteBuffer: ByteBuffer(bytes: files[name] ?? [])))
+            body: .init(byteBuffer: ByteBuffer(bytes: Self.inserting(head, into: files[name] ?? []))))
+    }
+
+    static func inserting(_ head: String, into page: [UInt8]) -> [UInt8] {
+        guard !head.isEmpty else { return page }
+        let text = String(decoding: page, as: UTF8.self)
+        guard let end = text.range(of: "</head>") else { return page }
+        return Array(text.replacingCharacters(in: end.lowerBound..<end.lowerBound, with: head).utf8)
     }
 }

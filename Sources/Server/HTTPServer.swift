@@ -45,7 +45,8 @@ public enum HTTPServer {
             allowOrigin: configuration.allowOrigin
         ).register(on: router)
         let web = WebRoutes(
-            registry: registry, viewers: viewers, files: EmbeddedFiles(), access: configuration.viewerAccess)
+            registry: registry, viewers: viewers, files: EmbeddedFiles(), access: configuration.viewerAccess,
+            scheme: configuration.scheme)
         web.register(on: router)
         ControlRoutes(registry: registry, token: configuration.controlToken, channels: web.channels).register(
             on: router)

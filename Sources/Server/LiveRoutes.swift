@@ -53,9 +53,14 @@ struct LiveRoutes {
             }
             return left
         }
-        guard let channel = registry.entry(named: live.channel)?.channel,
-            var file = try await Self.file(for: live, in: channel)
-        else {
+        guard let entry = registry.entry(named: live.channel) else {
+            throw HTTPError(.notFound, message: "No such channel or file.")
+        }
+        if live.rendition == nil, live.file == Self.thumbnailName {
+            return try thumbnail(of: entry, tokenLife: tokenLife)
+        }
+        let channel = entry.channel
+        guard var file = try await Self.file(for: live, in: channel) else {
             throw HTTPError(.notFound, message: "No such channel or file.")
         }
         if !file.immutable, let token = live.token, access != nil {
@@ -89,6 +94,25 @@ struct LiveRoutes {
         }
         headers[.contentLength] = String(body.readableBytes)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+    }
+
+    /// `/live/<channel>/thumbnail.jpg`: the channel's newest picture, at most a few seconds old.
+    static let thumbnailName = "thumbnail.jpg"
+
+    /// The thumbnail of a channel this process captures (404 for one it only serves, or before its
+    /// first picture). Kept by caches for two seconds; looking at it does not make a viewer.
+    private func thumbnail(of entry: ChannelRegistry.Entry, tokenLife: Int?) throws -> Response {
+        guard let picture = entry.thumbnail?.jpeg() else {
+            throw HTTPError(.notFound, message: "This channel has no picture to show yet.")
+        }
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "image/jpeg", .contentLength: String(picture.bytes.count),
+                .cacheControl: "public, max-age=\(min(2, tokenLife ?? 2))", .eTag: "\"\(picture.index)\"",
+                .accessControlAllowOrigin: allowOrigin,
+            ],
+            body: .init(byteBuffer: ByteBuffer(bytes: picture.bytes)))
     }
 
     /// The file as the channel answers the request: 400 for a reload it refuses, 503 for one that

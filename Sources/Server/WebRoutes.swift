@@ -15,6 +15,8 @@ struct WebRoutes {
     let viewers: ViewerRegistry
     let files: EmbeddedFiles
     let access: ViewerAccess?
+    /// `http` or `https`, for the absolute addresses of link previews.
+    let scheme: String
 
     func register(on router: Router<ServerContext>) {
         // Only requests under /web pass the file middleware: a group's middleware runs for its routes.
@@ -28,8 +30,13 @@ struct WebRoutes {
             )
             .get("**") { _, _ -> Response in throw HTTPError(.notFound, message: "No such file.") }
         router.get("/") { _, _ in try files.page("index.html", framing: .none) }
-        router.get("/watch/:channel") { _, context in
-            try files.page("watch.html", framing: .none, channel: context.parameters.require("channel"))
+        router.get("/watch/:channel") { request, context in
+            let channel = try context.parameters.require("channel")
+            return try files.page(
+                "watch.html", framing: .none, channel: channel,
+                head: LinkPreview(
+                    request: request, scheme: scheme, channel: channel,
+                    captured: registry.entry(named: channel)?.thumbnail != nil)?.tags ?? "")
         }
         router.get("/embed/:channel") { _, context in
             try files.page("embed.html", framing: .anySite, channel: context.parameters.require("channel"))
@@ -60,6 +67,9 @@ struct WebRoutes {
                 summary: channel.summary(), paused: entry.control?.isPaused == true,
                 viewers: viewers.count(channel: channel.name, at: now, window: channel.viewerWindow),
                 nowMilliseconds: wall)
+            if entry.thumbnail?.isReady() == true {
+                info.thumbnail = "/live/\(channel.name)/\(LiveRoutes.thumbnailName)"
+            }
             if let access {
                 info.sign(with: access.linkToken(channel: channel.name, grant: grant, now: Double(wall) / 1000))
             }

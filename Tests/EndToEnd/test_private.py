@@ -206,6 +206,14 @@ def test_publish_makes_its_own_channel_private():
                    what="a segment")
         probe = ffprobe(publisher.url(f"index.m3u8?token={token}"))
         assert {stream["codec_name"] for stream in probe["streams"]} == {"h264", "aac"}
+        # Its thumbnail too: refused without the token, listed and previewed with it.
+        assert publisher.get("thumbnail.jpg").status == 403
+        entry = next(c for c in fetch(f"{publisher.base}/api/channels?token={token}").json() if c["name"] == "demo")
+        assert entry["thumbnail"] == f"/live/demo/thumbnail.jpg?token={token}"
+        assert publisher.get(f"thumbnail.jpg?token={token}").status == 200
+        assert "thumbnail" not in next(c for c in fetch(f"{publisher.base}/api/channels").json())
+        page = fetch(watch).text
+        assert f'<meta property="og:image" content="{publisher.base}/live/demo/thumbnail.jpg?token={token}">' in page
     finally:
         publisher.stop()
 
