@@ -330,6 +330,11 @@
         async run(generation) {
             const player = this.player;
             while (player.running && generation === player.generation && !this.done) {
+                // Nothing to fetch before the video has chosen where it starts.
+                if (player.startSequence === null) {
+                    await sleep(0.1);
+                    continue;
+                }
                 let wait = 0.1;
                 try {
                     const blocking = this.playlist && player.engine === "mse" && this.playlist.canBlockReload && !this.playlist.ended;
@@ -340,7 +345,16 @@
                     if (generation !== player.generation) return;
                     this.playlist = playlist;
                     for (let unit = this.nextUnit(); unit; unit = this.nextUnit()) {
-                        await this.append(unit, await player.fetchBytes(unit.uri), generation);
+                        let bytes = null;
+                        try {
+                            bytes = await player.fetchBytes(unit.uri);
+                        } catch (error) {
+                            // Gone (out of the window): on without it, as the video does.
+                            if (!/HTTP 404/.test(String(error.message))) throw error;
+                            player.skipped += 1;
+                        }
+                        if (generation !== player.generation) return;
+                        if (bytes) await this.append(unit, bytes, generation);
                         if (generation !== player.generation) return;
                         this.last = unit;
                     }
@@ -348,8 +362,7 @@
                         this.done = true;
                         player.endIfFinished();
                     }
-                    if (player.last !== null && !blocking) wait = Math.min(1, playlist.targetDuration / 2);
-                    if (blocking && player.last !== null) wait = 0;
+                    wait = blocking ? 0 : Math.min(1, playlist.targetDuration / 2);
                 } catch (error) {
                     player.problem = String(error.message || error);
                     wait = 1;
