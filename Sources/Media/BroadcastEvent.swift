@@ -25,12 +25,15 @@ public struct BroadcastEvent: Sendable, Equatable {
         /// A push destination cannot be reached or refuses what is sent.
         case pushFailed = "push_failed"
         case pushRecovered = "push_recovered"
+        /// The recording's folder cannot be written (full, read-only, gone); and when it can again.
+        case recordFailed = "record_failed"
+        case recordRecovered = "record_recovered"
 
         /// Problems are logged as warnings; changes of state and recoveries as information.
         public var isProblem: Bool {
             switch self {
             case .captureInterrupted, .audioDeviceLost, .encoderOverloaded, .renditionOverloaded, .diskWriteFailed,
-                .diskWriteBehind, .pushFailed:
+                .diskWriteBehind, .pushFailed, .recordFailed:
                 true
             default: false
             }

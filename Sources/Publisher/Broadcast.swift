@@ -68,6 +68,18 @@ public final class Broadcast: Sendable {
         {
             previous = outputs.map { _ in nil }
         }
+        // The recording: a new folder, or the one a killed broadcast left unfinished, continued.
+        let recording = config.recordDirectory.map {
+            RecordingPlan.plan(
+                root: URL(fileURLWithPath: $0), channel: config.channel,
+                renditions: isLadder ? outputs.map { $0 } : [nil], startedAt: clock.anchorWallMilliseconds)
+        }
+        if let recording {
+            logger.notice(
+                recording.continuing.isEmpty
+                    ? "recording to \(recording.folder.path)"
+                    : "continuing the recording in \(recording.folder.path): the broadcast before did not stop cleanly")
+        }
         var stages: [RenditionStages] = []
         var audioPackaging: PackagingStage?
         var stores: [LiveStore] = []
@@ -122,7 +134,14 @@ public final class Broadcast: Sendable {
                 PushSink.make(
                     $0, channel: config.channel, rendition: folder, writesIndex: number == 0, report: hub.reporter)
             }
-            let runners = [SinkRunner(store)] + (mirror.map { [SinkRunner($0)] } ?? []) + pushes.map { SinkRunner($0) }
+            let recorder = try recording.map {
+                try RecordingSink(
+                    recording: $0.folder, rendition: folder, writesIndex: number == 0,
+                    continuing: $0.continuing[folder] ?? nil, report: hub.reporter)
+            }
+            let runners =
+                [SinkRunner(store)] + (mirror.map { [SinkRunner($0)] } ?? []) + pushes.map { SinkRunner($0) }
+                + (recorder.map { [SinkRunner($0)] } ?? [])
             // The audio rendition is cut on the same grid, at the first AAC frame on or after each point.
             let segmenter =
                 rung == nil

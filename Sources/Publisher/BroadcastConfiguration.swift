@@ -38,6 +38,8 @@ public struct BroadcastConfiguration: Sendable {
     public var partDuration: Double?
     /// Where to mirror the published files, if anywhere.
     public var hlsDirectory: String?
+    /// `--record`: where the whole broadcast is kept.
+    public var recordDirectory: String?
     /// Where else to send the stream: HTTP ingests, S3 buckets, RTMP services.
     public var push: [PushDestination] = []
     /// Run the built-in HTTP server (off: publish to the push destinations only).

@@ -195,6 +195,12 @@ struct OutputOptions: ParsableArguments {
             "Also write the stream to DIR/live/<channel>/ (atomic files) for another web server.", valueName: "dir"))
     var hlsDir: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Keep the whole broadcast in DIR/<channel>/<start time>/ as an HLS recording (EVENT while live, VOD once stopped).",
+            valueName: "dir"))
+    var record: String?
+
     func validate() throws {
         guard (1...10).contains(segmentDuration) else {
             throw ValidationError("--segment-duration \(segmentDuration) is out of range: 1 to 10 seconds")

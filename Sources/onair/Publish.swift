@@ -98,6 +98,7 @@ struct Publish: AsyncParsableCommand {
         config.playlistSize = output.playlistSize
         config.partDuration = output.lowLatencyPart
         config.hlsDirectory = output.hlsDir
+        config.recordDirectory = output.record
         config.push = (try? push.parsed(environment: ProcessInfo.processInfo.environment)) ?? []
         config.serve = !push.noServe
         config.duration = duration?.seconds
@@ -213,6 +214,17 @@ struct Publish: AsyncParsableCommand {
                 _ = try DirectoryMirror(root: URL(fileURLWithPath: folder), channel: channel) { _, _ in }
             } catch {
                 throw UsageError(message: "--hls-dir \(folder) is not writable; choose a folder you can write to")
+            }
+        }
+        if let folder = output.record {
+            let channelFolder = URL(fileURLWithPath: folder).appendingPathComponent(channel)
+            let probe = channelFolder.appendingPathComponent(".onair-write-test")
+            do {
+                try FileManager.default.createDirectory(at: channelFolder, withIntermediateDirectories: true)
+                try Data().write(to: probe)
+                try FileManager.default.removeItem(at: probe)
+            } catch {
+                throw UsageError(message: "--record \(folder) is not writable; choose a folder you can write to")
             }
         }
     }

@@ -84,6 +84,26 @@ def check_media_playlist(playlist, container, window):
         assert abs(gap - earlier["duration"] * 1000) <= 1, "PROGRAM-DATE-TIME follows the durations"
 
 
+def check_recording(playlist, container):
+    """The MUSTs of a recording's playlist (RFC 8216 4.3.3.5, 6.2.1): EVENT while it grows, VOD with
+    EXT-X-ENDLIST once whole, every segment listed from the first (MEDIA-SEQUENCE 0)."""
+    tags = playlist.tags
+    kind = tags.get("EXT-X-PLAYLIST-TYPE")
+    assert kind == ("VOD" if playlist.ended else "EVENT"), (kind, playlist.ended)
+    assert playlist.int_tag("EXT-X-MEDIA-SEQUENCE") == 0 and playlist.int_tag("EXT-X-DISCONTINUITY-SEQUENCE") == 0
+    assert "EXT-X-INDEPENDENT-SEGMENTS" in tags
+    for segment in playlist.segments:
+        assert round(segment["duration"]) <= playlist.target, segment
+        assert PDT.match(segment.get("pdt", "")), f"PROGRAM-DATE-TIME with ms and Z on {segment['uri']}"
+    if container == "fmp4":
+        assert tags.get("EXT-X-MAP", "").startswith('URI="') and playlist.int_tag("EXT-X-VERSION") == 6
+    for earlier, later in zip(playlist.segments, playlist.segments[1:]):
+        if later.get("discontinuity"):
+            continue
+        gap = to_ms(later["pdt"]) - to_ms(earlier["pdt"])
+        assert abs(gap - earlier["duration"] * 1000) <= 1, "PROGRAM-DATE-TIME follows the durations"
+
+
 def check_history(history):
     """The MUSTs across the successive playlists a player sees: (time seen, MediaPlaylist) pairs."""
     targets = {playlist.target for _, playlist in history}

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from harness import Publisher, segment_picture, wait_until
-from hls_rules import MediaPlaylist, check_media_playlist
+from hls_rules import MediaPlaylist, check_media_playlist, check_recording
 
 SMALL = ["--source", "test", "--size", "640x360", "--segment-duration", "1"]
 
@@ -190,6 +190,44 @@ def test_a_read_only_disk_is_survived_and_mirroring_resumes(small_disk):
         subprocess.run(["mount", "-o", "remount,rw", str(small_disk)])
         publisher.kill()
     assert publisher.output().count("[disk_write_failed]") == 1
+
+
+def test_a_full_recording_disk_costs_the_live_stream_nothing_and_the_recording_goes_on(small_disk):
+    publisher = Publisher(*SMALL, "--record", str(small_disk), channel="kept")
+    filler = small_disk / "filler"
+
+    def recording():
+        folders = [f for f in (small_disk / "kept").iterdir() if f.is_dir()] if (small_disk / "kept").exists() else []
+        path = folders[0] / "media.m3u8" if folders else None
+        return (folders[0], MediaPlaylist(path.read_text())) if path and path.exists() else (None, None)
+    try:
+        wait_until(lambda: (r := recording()[1]) and len(r.segments) >= 2, 30, what="two recorded segments")
+        subprocess.run(["dd", "if=/dev/zero", f"of={filler}", "bs=64k"], capture_output=True)
+        wait_until(lambda: "[record_failed]" in publisher.output(), 20, what="the record_failed event")
+        failed_at = listed_over_http(publisher)
+        wait_until(lambda: listed_over_http(publisher).sequence >= failed_at.sequence + 3, 30,
+                   what="three more segments served live")
+        # Valid up to its last whole segment: every file it names is there, nothing half-written.
+        folder, held = recording()
+        check_recording(held, "fmp4")
+        assert all((folder / s["uri"]).is_file() for s in held.segments)
+        assert not list(folder.glob(".*.tmp"))
+        assert publisher.output().count("[record_failed]") == 1, "said once, not once per segment"
+        filler.unlink()
+        wait_until(lambda: "[record_recovered]" in publisher.output(), 20, what="the recovery")
+        wait_until(lambda: len(recording()[1].segments) > len(held.segments), 10, what="the recording to go on")
+        assert publisher.stop() == 0
+    finally:
+        publisher.kill()
+    folder, final = recording()
+    check_recording(final, "fmp4")
+    assert final.ended
+    # Caught up: what was cut while the disk was full was still in the live timeline's windows, so
+    # nothing is missing (no discontinuity); the recording holds the whole broadcast.
+    assert not any(s.get("discontinuity") for s in final.segments)
+    assert len(final.segments) >= len(held.segments) + 3
+    assert all((folder / s["uri"]).is_file() for s in final.segments)
+    assert decoded_frames(folder / "media.m3u8") == round(30 * sum(s["duration"] for s in final.segments))
 
 
 def near(colour, expected, tolerance=16):

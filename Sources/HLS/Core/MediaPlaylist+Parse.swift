@@ -36,6 +36,9 @@ extension MediaPlaylist {
                 else { return nil }
                 pending.duration = duration
             case "#EXT-X-ENDLIST": playlist.ended = true
+            case "#EXT-X-PLAYLIST-TYPE":
+                guard let type = PlaylistType(rawValue: value) else { return nil }
+                playlist.playlistType = type
             case "#EXT-X-PART-INF":
                 guard let target = Self.attributes(Substring(value))["PART-TARGET"].flatMap(Double.init),
                     target > 0, target <= 60

@@ -95,6 +95,14 @@ public struct MediaPlaylist: Sendable, Equatable {
     /// True once the last segment is listed (EXT-X-ENDLIST).
     public var ended: Bool
     public var lowLatency: LowLatency?
+    /// EXT-X-PLAYLIST-TYPE: a recording only ever grows (`EVENT`) until it is whole (`VOD`); nil for
+    /// a live playlist, whose head slides.
+    public var playlistType: PlaylistType?
+
+    public enum PlaylistType: String, Sendable, Equatable {
+        case event = "EVENT"
+        case vod = "VOD"
+    }
 
     public init(
         version: Int, targetDuration: Int, mediaSequence: Int = 0, discontinuitySequence: Int = 0,
@@ -140,6 +148,7 @@ extension MediaPlaylist {
             "#EXT-X-VERSION:\(needed)",
             "#EXT-X-TARGETDURATION:\(targetDuration)",
         ]
+        if let playlistType { lines.append("#EXT-X-PLAYLIST-TYPE:\(playlistType.rawValue)") }
         if let lowLatency {
             var control = ["CAN-BLOCK-RELOAD=YES"]
             if let canSkipUntil = lowLatency.canSkipUntil {

@@ -173,22 +173,27 @@ public final class DirectoryMirror: PublicationSink, @unchecked Sendable {
     }
 
     private func write(_ bytes: [UInt8], as name: MediaFileName, in folder: URL? = nil) throws {
-        let folder = folder ?? self.folder
-        let target = folder.appendingPathComponent(name.description)
-        let temporary = folder.appendingPathComponent(".\(name).tmp")
-        do {
-            try Data(bytes).write(to: temporary)
-        } catch {
-            // A full disk leaves a partial temporary file: take it back.
-            unlink(temporary.path)
-            throw error
-        }
-        guard rename(temporary.path, target.path) == 0 else {
-            let code = errno
-            unlink(temporary.path)
-            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
-        }
+        try writeAtomically(bytes, as: name.description, in: folder ?? self.folder)
         if !name.isPlaylist { written.insert(name) }
+    }
+}
+
+/// Writes a file under a temporary name and renames it into place: a reader sees the whole file or
+/// none, and a failure (a full disk) leaves nothing behind.
+func writeAtomically(_ bytes: [UInt8], as name: String, in folder: URL) throws {
+    let target = folder.appendingPathComponent(name)
+    let temporary = folder.appendingPathComponent(".\(name).tmp")
+    do {
+        try Data(bytes).write(to: temporary)
+    } catch {
+        // A full disk leaves a partial temporary file: take it back.
+        unlink(temporary.path)
+        throw error
+    }
+    guard rename(temporary.path, target.path) == 0 else {
+        let code = errno
+        unlink(temporary.path)
+        throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
     }
 }
 

@@ -1,0 +1,184 @@
+public import Foundation
+public import Media
+
+/// Keeps the whole broadcast (`--record DIR`): every segment of one rendition, written into the
+/// recording's folder as it is listed, under the recording's own numbers, with a playlist that
+/// lists all of them: `EXT-X-PLAYLIST-TYPE:EVENT` while the broadcast runs, `VOD` with
+/// `EXT-X-ENDLIST` once it has ended. Files are written atomically, segments before the playlist
+/// that names them, so the folder is a valid HLS recording at every moment, a SIGKILL included.
+///
+/// It holds no media: each segment is read from the live timeline while that still has it, so
+/// memory stays bounded however long the broadcast. A recording continued after a crash goes on
+/// after an EXT-X-DISCONTINUITY with an init segment of its own (`init<N>.mp4`). A folder that
+/// cannot be written is said once (`record_failed`) and retried with every publication; segments
+/// the live timeline let go meanwhile are missing from the recording, after a discontinuity.
+public final class RecordingSink: PublicationSink, @unchecked Sendable {
+    /// The rendition's folder in the recording.
+    public let folder: URL
+    /// The recording's folder, for the rendition that writes its multivariant playlist.
+    private let indexFolder: URL?
+    public var destination: String { folder.path }
+    private let report: EventReporter
+    // Used by the runner's thread only.
+    private var playlist: MediaPlaylist?
+    /// The recording's number for its next segment.
+    private var nextNumber: Int
+    /// The live timeline's number of the newest segment recorded.
+    private var lastRecorded: Int?
+    /// The live init segment in use, and its name in the recording.
+    private var liveInit: MediaFileName?
+    private var recordedInit: String?
+    /// The next segment follows something other than the one before it (a restart, a loss).
+    private var discontinuity: Bool
+    private var failing = false
+    private var lastIndex: [UInt8] = []
+
+    /// `recording`: the recording's folder; `rendition`: this rendition's folder in it, for a
+    /// ladder; `continuing`: the playlist a crashed run left there, which this one goes on from.
+    public init(
+        recording: URL, rendition: String? = nil, writesIndex: Bool = true, continuing: MediaPlaylist? = nil,
+        report: @escaping EventReporter
+    ) throws {
+        folder = rendition.map { recording.appendingPathComponent($0) } ?? recording
+        indexFolder = writesIndex ? recording : nil
+        self.report = report
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        playlist = continuing
+        nextNumber = continuing.map(Self.nextNumber(after:)) ?? 0
+        recordedInit = continuing?.segments.last?.map ?? continuing?.initSegmentURI
+        discontinuity = continuing.map { !$0.segments.isEmpty } ?? false
+    }
+
+    /// The number after the highest segment a recording's playlist names.
+    static func nextNumber(after playlist: MediaPlaylist) -> Int {
+        let numbers = playlist.segments.compactMap { segment -> Int? in
+            if case .segment(let number, _) = MediaFileName(segment.uri) { number } else { nil }
+        }
+        return (numbers.max() ?? -1) + 1
+    }
+
+    public func receive(_ publication: Publication, backlog: SinkBacklog) {
+        do {
+            try record(publication)
+            if failing {
+                failing = false
+                report(.recordRecovered, "the recording in \(folder.path) can be written again")
+            }
+        } catch {
+            if !failing {
+                report(
+                    .recordFailed,
+                    "the recording in \(folder.path) cannot be written (\(error)): the live stream goes on, "
+                        + "and the recording goes on once it can be written")
+            }
+            failing = true
+        }
+    }
+
+    private func record(_ publication: Publication) throws {
+        let timeline = publication.timeline
+        var playlist =
+            self.playlist
+            ?? MediaPlaylist(
+                version: timeline.configuration.format.playlistVersion,
+                targetDuration: timeline.configuration.targetDuration)
+        playlist.targetDuration = max(playlist.targetDuration, timeline.configuration.targetDuration)
+        var changed = self.playlist == nil
+        // This broadcast's segments only: an earlier run's that the live playlist still lists are not its.
+        if lastRecorded == nil { lastRecorded = timeline.continuation.firstSequence - 1 }
+        for segment in timeline.segments where segment.sequence > lastRecorded! && !segment.gap {
+            // Segments the live timeline let go before they could be written are not in the recording.
+            if let lastRecorded, segment.sequence > lastRecorded + 1 { discontinuity = true }
+            var map: String?
+            if let initName = segment.initSegment {
+                if initName != liveInit {
+                    guard let bytes = timeline.initSegments[initName] else { continue }
+                    let name = MediaFileName.initSegment(continuing: nextNumber == 0 ? nil : nextNumber).description
+                    try writeAtomically(bytes, as: name, in: folder)
+                    liveInit = initName
+                    recordedInit = name
+                }
+                map = recordedInit
+            }
+            let name = MediaFileName.segment(nextNumber, timeline.configuration.format).description
+            try writeAtomically(segment.bytes, as: name, in: folder)
+            if playlist.initSegmentURI == nil { playlist.initSegmentURI = map }
+            playlist.segments.append(
+                MediaPlaylist.Segment(
+                    uri: name, duration: segment.duration, programDateTime: segment.programDateTime,
+                    discontinuity: !playlist.segments.isEmpty && (discontinuity || segment.discontinuity), map: map))
+            discontinuity = false
+            nextNumber += 1
+            lastRecorded = segment.sequence
+            changed = true
+        }
+        if timeline.ended, !playlist.ended {
+            playlist.ended = true
+            changed = true
+        }
+        playlist.playlistType = playlist.ended ? .vod : .event
+        self.playlist = playlist
+        guard changed, !playlist.segments.isEmpty else { return }
+        try writeAtomically(Array(playlist.render().utf8), as: MediaFileName.mediaPlaylist.description, in: folder)
+        if let indexFolder, publication.ladder?.isComplete ?? true {
+            let index = Array(
+                (publication.ladder?.multivariantPlaylist ?? MultivariantPlaylist(renditions: [timeline])).render()
+                    .utf8)
+            if index != lastIndex {
+                try writeAtomically(index, as: MediaFileName.multivariantPlaylist.description, in: indexFolder)
+                lastIndex = index
+            }
+        }
+    }
+}
+
+/// Where a broadcast is recorded: `DIR/<channel>/<start, UTC>/`, a new folder for each broadcast, or
+/// the newest one when the broadcast before it did not end (its playlists have no EXT-X-ENDLIST:
+/// the process was killed), which this one continues.
+public struct RecordingPlan: Sendable {
+    public var folder: URL
+    /// Each rendition's playlist to go on from (by rendition folder, nil for one rendition); empty
+    /// for a new recording.
+    public var continuing: [String?: MediaPlaylist]
+
+    /// `renditions`: the rendition folders (nil for one rendition); `startedAt`: wall milliseconds.
+    public static func plan(root: URL, channel: String, renditions: [String?], startedAt: Int64) -> RecordingPlan {
+        let channelFolder = root.appendingPathComponent(channel)
+        let names =
+            (try? FileManager.default.contentsOfDirectory(atPath: channelFolder.path))?
+            .filter { isStartTime($0) }.sorted() ?? []
+        if let newest = names.last {
+            let folder = channelFolder.appendingPathComponent(newest)
+            var continuing: [String?: MediaPlaylist] = [:]
+            for rendition in renditions {
+                let playlistFolder = rendition.map { folder.appendingPathComponent($0) } ?? folder
+                let path = playlistFolder.appendingPathComponent(MediaFileName.mediaPlaylist.description)
+                guard isPlainFile(path), let bytes = try? RegularFile.read(path.path, limit: 16 << 20),
+                    let playlist = MediaPlaylist.parse(String(decoding: bytes, as: UTF8.self)), !playlist.ended
+                else { break }
+                continuing[rendition] = playlist
+            }
+            if continuing.count == renditions.count { return RecordingPlan(folder: folder, continuing: continuing) }
+        }
+        return RecordingPlan(
+            folder: channelFolder.appendingPathComponent(folderName(startedAt: startedAt)), continuing: [:])
+    }
+
+    /// `2026-11-24T01-40-05Z`: sortable, readable, and a plain file name everywhere.
+    public static func folderName(startedAt milliseconds: Int64) -> String {
+        let stamp = ProgramDateTime.format(milliseconds: milliseconds)  // 2026-11-24T01:40:05.123Z
+        return String(stamp.prefix(19)).replacingOccurrences(of: ":", with: "-") + "Z"
+    }
+
+    static func isStartTime(_ name: String) -> Bool {
+        name.utf8.count == 20 && name.hasSuffix("Z")
+            && name.utf8.enumerated().allSatisfy { index, byte in
+                switch index {
+                case 4, 7, 13, 16: byte == UInt8(ascii: "-")
+                case 10: byte == UInt8(ascii: "T")
+                case 19: byte == UInt8(ascii: "Z")
+                default: (48...57).contains(byte)
+                }
+            }
+    }
+}

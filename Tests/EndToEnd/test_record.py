@@ -1,0 +1,115 @@
+"""`--record DIR`: the whole broadcast kept as an HLS recording, EVENT while live and VOD once stopped,
+continued after a SIGKILL, byte for byte what the live stream published."""
+
+import re
+import signal
+
+from harness import Publisher, ffprobe, run_onair, wait_until
+from hls_rules import MediaPlaylist, audio_renditions, check_multivariant, check_recording
+
+
+def recording_of(root, channel):
+    folders = sorted((root / channel).iterdir())
+    assert len(folders) == 1, folders
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ", folders[0].name), folders[0].name
+    return folders[0]
+
+
+def playlist_in(folder):
+    path = folder / "media.m3u8"
+    return MediaPlaylist(path.read_text()) if path.exists() else None
+
+
+def frames_in(folder, init, segment):
+    data = (folder / init).read_bytes() + (folder / segment).read_bytes()
+    path = folder.parent.parent / f"probe-{segment}.mp4"
+    path.write_bytes(data)
+    probe = ffprobe(path, "-count_frames")
+    return {s["codec_type"]: int(s["nb_read_frames"]) for s in probe["streams"]}
+
+
+def test_a_recording_survives_a_pause_and_a_kill_and_ends_as_vod(tmp_path):
+    root = tmp_path / "recordings"
+    first = Publisher("--record", str(root), channel="kept")
+    try:
+        wait_until(lambda: (root / "kept").exists() and any((root / "kept").iterdir())
+                   and (p := playlist_in(recording_of(root, "kept"))) and len(p.segments) >= 2, 30,
+                   what="two recorded segments")
+        folder = recording_of(root, "kept")
+        # While live: an EVENT playlist that only grows.
+        before = playlist_in(folder)
+        check_recording(before, "fmp4")
+        assert not before.ended
+        # Paused: the segments carry the standby card and silence, and the recording keeps them.
+        assert first.control("pause").status == 200
+        wait_until(lambda: len(playlist_in(folder).segments) >= len(before.segments) + 1, 10, what="a paused segment")
+        assert first.control("resume").status == 200
+        wait_until(lambda: len(playlist_in(folder).segments) >= len(before.segments) + 2, 10, what="one more")
+        grown = playlist_in(folder)
+        assert [s["uri"] for s in grown.segments[:len(before.segments)]] == [s["uri"] for s in before.segments]
+        first.process.send_signal(signal.SIGKILL)
+        first.process.wait(timeout=10)
+    finally:
+        first.kill()
+    killed = playlist_in(folder)
+    check_recording(killed, "fmp4")
+    assert not killed.ended, "a killed broadcast leaves a valid EVENT playlist"
+    assert all((folder / s["uri"]).is_file() for s in killed.segments)
+    assert not list(folder.glob(".*.tmp")), "no half-written file"
+
+    second = Publisher("--record", str(root), channel="kept")
+    try:
+        wait_until(lambda: len(playlist_in(folder).segments) >= len(killed.segments) + 2, 30,
+                   what="the recording to go on")
+        assert "continuing the recording in" in second.output()
+        # What the live stream publishes now, to compare with what the recording keeps.
+        live = MediaPlaylist(second.get("media.m3u8").text)
+        published = [second.get(s["uri"]).body for s in live.segments]
+        assert second.stop() == 0
+    finally:
+        second.kill()
+    assert recording_of(root, "kept") == folder, "one recording, continued"
+    final = playlist_in(folder)
+    check_recording(final, "fmp4")
+    assert final.ended
+    # The discontinuity is where the restart was, with the new run's own init segment.
+    restart = len(killed.segments)
+    assert [i for i, s in enumerate(final.segments) if s.get("discontinuity")] == [restart]
+    assert f'#EXT-X-MAP:URI="init{restart}.mp4"' in (folder / "media.m3u8").read_text()
+    assert [s["uri"] for s in final.segments] == [f"seg{i}.m4s" for i in range(len(final.segments))]
+    # Every frame: each segment holds the frames its EXTINF says (30 fps), none missing or twice.
+    for index, segment in enumerate(final.segments):
+        init = "init.mp4" if index < restart else f"init{restart}.mp4"
+        counted = frames_in(folder, init, segment["uri"])
+        assert counted["video"] == round(segment["duration"] * 30), (segment, counted)
+        assert counted["audio"] > 0
+    # Byte for byte what the live stream published, in order.
+    kept = [(folder / s["uri"]).read_bytes() for s in final.segments]
+    assert published and all(body in kept for body in published)
+    positions = [kept.index(body) for body in published]
+    assert positions == sorted(positions) and positions[-1] - positions[0] == len(positions) - 1
+    assert (folder / "index.m3u8").is_file()
+
+
+def test_a_ladder_is_recorded_rendition_by_rendition(tmp_path):
+    root = tmp_path / "recordings"
+    publisher = Publisher("--renditions", "360p,180p", "--record", str(root), "--duration", "5s", channel="ladderrec")
+    assert publisher.process.wait(timeout=30) == 0
+    folder = recording_of(root, "ladderrec")
+    index = (folder / "index.m3u8").read_text()
+    assert [v["URI"] for v in check_multivariant(index)] == ["360p/media.m3u8", "180p/media.m3u8"]
+    assert [a["URI"] for a in audio_renditions(index)] == ["audio/media.m3u8"]
+    playlists = {rung: playlist_in(folder / rung) for rung in ("360p", "180p", "audio")}
+    for rung, playlist in playlists.items():
+        check_recording(playlist, "fmp4")
+        assert playlist.ended and len(playlist.segments) == 3, (rung, playlist.segments)
+    assert len({tuple(s["uri"] for s in p.segments) for p in playlists.values()}) == 1
+
+
+def test_a_recording_folder_that_cannot_be_written_is_one_line_and_status_2(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = run_onair("publish", "--record", str(blocker / "inside"), "--duration", "1s")
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        f"onair: --record {blocker / 'inside'} is not writable; choose a folder you can write to"]
