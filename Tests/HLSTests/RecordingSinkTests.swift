@@ -74,6 +74,27 @@ import Testing
         #expect(try Data(contentsOf: folder.appendingPathComponent("init2.mp4")) == Data([2]))
     }
 
+    @Test func segmentsTheLiveTimelineLetGoBeforeTheyCouldBeWrittenAreMissingAfterADiscontinuity() throws {
+        let folder = DirectoryMirrorTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let recorder = try RecordingSink(recording: folder) { _, _ in }
+        let store = LiveStoreTests.store(playlistSize: 3)
+        recorder.receive(try #require(store.setInitSegment([9])), backlog: Self.idle)
+        let publications = LiveStoreTests.publish(store, count: 20, bytes: 10)
+        recorder.receive(publications[0], backlog: Self.idle)
+        // The folder could not be written meanwhile: the next publication it takes is the 20th.
+        recorder.receive(publications[19], backlog: Self.idle)
+        let kept = try #require(
+            MediaPlaylist.parse(try String(contentsOf: folder.appendingPathComponent("media.m3u8"), encoding: .utf8)))
+        let first = store.timeline.segments.first!.sequence
+        #expect(first > 1, "the live timeline let segments go")
+        #expect(kept.segments.count == 1 + (20 - first))
+        #expect(kept.segments.map(\.discontinuity) == [false, true] + Array(repeating: false, count: 19 - first))
+        #expect(kept.segments.map(\.uri) == (0..<kept.segments.count).map { "seg\($0).m4s" })
+        #expect(
+            try Data(contentsOf: folder.appendingPathComponent("seg1.m4s")) == Data(repeating: UInt8(first), count: 10))
+    }
+
     @Test func aBroadcastIsRecordedInAFolderNamedByItsStartOrContinuesAnUnfinishedOne() throws {
         #expect(RecordingPlan.folderName(startedAt: 1_795_000_000_123) == "2026-11-18T11-06-40Z")
         #expect(RecordingPlan.isStartTime("2026-11-18T11-06-40Z"))
