@@ -72,7 +72,8 @@ public final class Broadcast: Sendable {
         let recording = config.recordDirectory.map {
             RecordingPlan.plan(
                 root: URL(fileURLWithPath: $0), channel: config.channel,
-                renditions: isLadder ? outputs.map { $0 } : [nil], startedAt: clock.anchorWallMilliseconds)
+                renditions: isLadder ? outputs.map { $0 } : [nil], format: config.format,
+                startedAt: clock.anchorWallMilliseconds)
         }
         if let recording {
             logger.notice(

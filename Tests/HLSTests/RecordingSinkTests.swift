@@ -55,7 +55,7 @@ import Testing
         // Killed: no end. The next broadcast finds the EVENT playlist and goes on from it.
         let plan = RecordingPlan.plan(
             root: folder.deletingLastPathComponent(), channel: folder.lastPathComponent, renditions: [nil],
-            startedAt: 0)
+            format: .fmp4, startedAt: 0)
         #expect(plan.continuing.isEmpty, "a folder not named by a start time is not a recording")
         let left = try #require(
             MediaPlaylist.parse(try String(contentsOf: folder.appendingPathComponent("media.m3u8"), encoding: .utf8)))
@@ -101,7 +101,8 @@ import Testing
         #expect(!RecordingPlan.isStartTime("2026-11-18T11:06:40Z") && !RecordingPlan.isStartTime("notes"))
         let root = DirectoryMirrorTests.folder()
         defer { try? FileManager.default.removeItem(at: root) }
-        let fresh = RecordingPlan.plan(root: root, channel: "demo", renditions: [nil], startedAt: 1_795_000_000_123)
+        let fresh = RecordingPlan.plan(
+            root: root, channel: "demo", renditions: [nil], format: .fmp4, startedAt: 1_795_000_000_123)
         #expect(fresh.folder.lastPathComponent == "2026-11-18T11-06-40Z" && fresh.continuing.isEmpty)
         // An unfinished recording (EVENT, no ENDLIST) is continued; a finished one is not.
         let recorder = try RecordingSink(recording: fresh.folder) { _, _ in }
@@ -110,13 +111,35 @@ import Testing
         for publication in LiveStoreTests.publish(store, count: 1, bytes: 10) {
             recorder.receive(publication, backlog: Self.idle)
         }
-        let later = RecordingPlan.plan(root: root, channel: "demo", renditions: [nil], startedAt: 1_795_000_900_000)
+        let later = RecordingPlan.plan(
+            root: root, channel: "demo", renditions: [nil], format: .fmp4, startedAt: 1_795_000_900_000)
         #expect(later.folder.path == fresh.folder.path, "\(later.folder) \(fresh.folder)")
         #expect(later.continuing[nil]?.segments.count == 1)
         recorder.receive(store.end(), backlog: Self.idle)
-        let next = RecordingPlan.plan(root: root, channel: "demo", renditions: [nil], startedAt: 1_795_000_900_000)
+        let next = RecordingPlan.plan(
+            root: root, channel: "demo", renditions: [nil], format: .fmp4, startedAt: 1_795_000_900_000)
         #expect(next.folder.lastPathComponent == "2026-11-18T11-21-40Z" && next.continuing.isEmpty)
+        // A broadcast started within the second of a finished recording's start does not write into it.
+        let same = RecordingPlan.plan(
+            root: root, channel: "demo", renditions: [nil], format: .fmp4, startedAt: 1_795_000_000_900)
+        #expect(same.folder.lastPathComponent == "2026-11-18T11-06-41Z")
         // A ladder continues only when every rendition's playlist is there and unfinished.
-        #expect(RecordingPlan.plan(root: root, channel: "demo", renditions: ["720p"], startedAt: 0).continuing.isEmpty)
+        #expect(
+            RecordingPlan.plan(root: root, channel: "demo", renditions: ["720p"], format: .fmp4, startedAt: 0)
+                .continuing.isEmpty)
+        // And only a recording of the same container.
+        let unfinished = RecordingPlan.plan(
+            root: root, channel: "demo", renditions: [nil], format: .fmp4, startedAt: 1_795_000_900_000)
+        let other = try RecordingSink(recording: unfinished.folder) { _, _ in }
+        let ts = LiveStoreTests.store(format: .ts)
+        for publication in LiveStoreTests.publish(ts, count: 1, bytes: 10) {
+            other.receive(publication, backlog: Self.idle)
+        }
+        #expect(
+            RecordingPlan.plan(root: root, channel: "demo", renditions: [nil], format: .ts, startedAt: 0).continuing
+                .count == 1)
+        #expect(
+            RecordingPlan.plan(root: root, channel: "demo", renditions: [nil], format: .fmp4, startedAt: 0).continuing
+                .isEmpty)
     }
 }

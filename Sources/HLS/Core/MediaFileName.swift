@@ -57,6 +57,14 @@ public enum MediaFileName: Hashable, Sendable, Comparable, CustomStringConvertib
         }
     }
 
+    /// The container of a segment or part; nil for the other files.
+    public var format: ContainerFormat? {
+        switch self {
+        case .segment(_, let format), .part(_, _, let format): format
+        default: nil
+        }
+    }
+
     /// The Content-Type it is served with.
     public var contentType: String {
         switch self {

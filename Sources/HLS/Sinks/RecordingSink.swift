@@ -134,7 +134,8 @@ public final class RecordingSink: PublicationSink, @unchecked Sendable {
 
 /// Where a broadcast is recorded: `DIR/<channel>/<start, UTC>/`, a new folder for each broadcast, or
 /// the newest one when the broadcast before it did not end (its playlists have no EXT-X-ENDLIST:
-/// the process was killed), which this one continues.
+/// the process was killed) and holds the same container, which this one continues. A new folder
+/// never reuses a name: a broadcast started within the second of another's start takes the next second.
 public struct RecordingPlan: Sendable {
     public var folder: URL
     /// Each rendition's playlist to go on from (by rendition folder, nil for one rendition); empty
@@ -142,7 +143,9 @@ public struct RecordingPlan: Sendable {
     public var continuing: [String?: MediaPlaylist]
 
     /// `renditions`: the rendition folders (nil for one rendition); `startedAt`: wall milliseconds.
-    public static func plan(root: URL, channel: String, renditions: [String?], startedAt: Int64) -> RecordingPlan {
+    public static func plan(
+        root: URL, channel: String, renditions: [String?], format: ContainerFormat, startedAt: Int64
+    ) -> RecordingPlan {
         let channelFolder = root.appendingPathComponent(channel)
         let names =
             (try? FileManager.default.contentsOfDirectory(atPath: channelFolder.path))?
@@ -154,14 +157,17 @@ public struct RecordingPlan: Sendable {
                 let playlistFolder = rendition.map { folder.appendingPathComponent($0) } ?? folder
                 let path = playlistFolder.appendingPathComponent(MediaFileName.mediaPlaylist.description)
                 guard isPlainFile(path), let bytes = try? RegularFile.read(path.path, limit: 16 << 20),
-                    let playlist = MediaPlaylist.parse(String(decoding: bytes, as: UTF8.self)), !playlist.ended
+                    let playlist = MediaPlaylist.parse(String(decoding: bytes, as: UTF8.self)), !playlist.ended,
+                    playlist.segments.allSatisfy({ MediaFileName($0.uri)?.format == format })
                 else { break }
                 continuing[rendition] = playlist
             }
             if continuing.count == renditions.count { return RecordingPlan(folder: folder, continuing: continuing) }
         }
+        var start = startedAt
+        while names.contains(folderName(startedAt: start)) { start += 1000 }
         return RecordingPlan(
-            folder: channelFolder.appendingPathComponent(folderName(startedAt: startedAt)), continuing: [:])
+            folder: channelFolder.appendingPathComponent(folderName(startedAt: start)), continuing: [:])
     }
 
     /// `2026-11-24T01-40-05Z`: sortable, readable, and a plain file name everywhere.
