@@ -36,22 +36,7 @@ public final class RungScaler {
             contextSource = (frame.width, frame.height)
         }
         let output = try pool.makeFrame(index: frame.index)
-        let rows = withUnsafePointer(to: frame.frame.pointee.data) { sourceData in
-            withUnsafePointer(to: frame.frame.pointee.linesize) { sourceStrides in
-                withUnsafePointer(to: output.frame.pointee.data) { targetData in
-                    withUnsafePointer(to: output.frame.pointee.linesize) { targetStrides in
-                        sws_scale(
-                            context,
-                            UnsafeRawPointer(sourceData).assumingMemoryBound(to: UnsafePointer<UInt8>?.self),
-                            UnsafeRawPointer(sourceStrides).assumingMemoryBound(to: Int32.self), 0,
-                            Int32(frame.height),
-                            UnsafeRawPointer(targetData).assumingMemoryBound(to: UnsafeMutablePointer<UInt8>?.self),
-                            UnsafeRawPointer(targetStrides).assumingMemoryBound(to: Int32.self))
-                    }
-                }
-            }
-        }
-        try check(rows, "sws_scale")
+        try scalePicture(context!, from: frame.frame, into: output.frame)
         lastInput = frame
         lastOutput = output
         return output

@@ -73,22 +73,7 @@ public final class Thumbnailer: Sendable {
         picture.pointer.pointee.format = AV_PIX_FMT_YUVJ420P.rawValue
         picture.pointer.pointee.pts = 0
         try check(av_frame_get_buffer(picture.pointer, 0), "av_frame_get_buffer")
-        let rows = withUnsafePointer(to: frame.frame.pointee.data) { sourceData in
-            withUnsafePointer(to: frame.frame.pointee.linesize) { sourceStrides in
-                withUnsafePointer(to: picture.pointer.pointee.data) { targetData in
-                    withUnsafePointer(to: picture.pointer.pointee.linesize) { targetStrides in
-                        sws_scale(
-                            scaler,
-                            UnsafeRawPointer(sourceData).assumingMemoryBound(to: UnsafePointer<UInt8>?.self),
-                            UnsafeRawPointer(sourceStrides).assumingMemoryBound(to: Int32.self), 0,
-                            Int32(frame.height),
-                            UnsafeRawPointer(targetData).assumingMemoryBound(to: UnsafeMutablePointer<UInt8>?.self),
-                            UnsafeRawPointer(targetStrides).assumingMemoryBound(to: Int32.self))
-                    }
-                }
-            }
-        }
-        try check(rows, "sws_scale")
+        try scalePicture(scaler, from: frame.frame, into: picture.pointer)
         let codec = try CodecContext(encoder: "mjpeg", track: TrackID(0), kind: .video) { context in
             context.pointee.width = Int32(size.width)
             context.pointee.height = Int32(size.height)

@@ -51,8 +51,8 @@ struct EmbeddedFiles: FileProvider {
     /// name that cannot exist, so a page never runs on a made-up name.
     ///
     /// The pages load only their own scripts and styles: the policy forbids inline and foreign
-    /// code, so markup slipped into a page could not run.
-    /// A page, with `head` (markup made from checked values only) added at the end of its head.
+    /// code, so markup slipped into a page could not run. `head`, markup made from checked values
+    /// only (the watch page's link-preview tags), goes at the end of the page's head.
     func page(_ name: String, framing: Framing, channel: String? = nil, head: String = "") throws -> Response {
         if let channel, !LiveRequest.isChannelName(channel) {
             throw HTTPError(.notFound, message: "No such channel: names are letters, digits, '-' and '_'.")

@@ -53,7 +53,7 @@ struct LinkPreview {
 
 extension LinkPreview {
     /// Nil when the request's Host is missing or not plain.
-    init?(request: Request, scheme: String, channel: String, captured: Bool) {
+    init?(request: Request, scheme: String, channel: String, hasPicture: Bool) {
         guard let host = request.head.authority, Self.isPlainHost(host),
             LiveRequest.isChannelName(channel)
         else { return nil }
@@ -64,6 +64,6 @@ extension LinkPreview {
         let query = token.map { "?token=" + $0 } ?? ""
         title = "\(channel) · onair"
         pageURL = "\(scheme)://\(host)/watch/\(channel)\(query)"
-        imageURL = captured ? "\(scheme)://\(host)/live/\(channel)/\(LiveRoutes.thumbnailName)\(query)" : nil
+        imageURL = hasPicture ? "\(scheme)://\(host)/live/\(channel)/\(LiveRoutes.thumbnailName)\(query)" : nil
     }
 }

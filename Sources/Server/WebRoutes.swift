@@ -36,7 +36,7 @@ struct WebRoutes {
                 "watch.html", framing: .none, channel: channel,
                 head: LinkPreview(
                     request: request, scheme: scheme, channel: channel,
-                    captured: registry.entry(named: channel)?.thumbnail != nil)?.tags ?? "")
+                    hasPicture: registry.entry(named: channel)?.thumbnail?.isReady() == true)?.tags ?? "")
         }
         router.get("/embed/:channel") { _, context in
             try files.page("embed.html", framing: .anySite, channel: context.parameters.require("channel"))

@@ -181,7 +181,7 @@ def test_low_latency_rungs_report_each_other_and_obey_the_rules(low_latency):
             assert answer.status == 200 and f"part{msn}.{part}.m4s" in answer.text
 
 
-def test_the_player_plays_the_shared_sound_with_every_rung(low_latency):
+def test_the_player_plays_the_shared_sound_from_a_source_buffer_of_its_own(low_latency):
     """In Chromium, the watch page's player feeds the audio rendition to a SourceBuffer of its own."""
     driver = start_chromium()
     try:
