@@ -451,8 +451,10 @@ def test_a_ts_ladder_muxes_the_sound_into_every_rung(tmp_path):
     """MPEG-TS has no shared audio rendition here: each rung carries the sound, as one rendition does."""
     publisher = Publisher("--renditions", "360p,180p", "--format", "ts", "--hls-dir", str(tmp_path), channel="tsladder")
     try:
-        wait_until(lambda: (response := publisher.get("180p/media.m3u8")) and response.status == 200
-                   and response.text.count("#EXTINF") >= 1, 40, what="a segment in the lowest rung")
+        # Each rung lists its segments on its own packaging thread: wait for one in every rung.
+        wait_until(lambda: all((response := publisher.get(f"{rung}/media.m3u8")) and response.status == 200
+                               and response.text.count("#EXTINF") >= 1 for rung in ("360p", "180p")),
+                   40, what="a segment in every rung")
         text = publisher.get("index.m3u8").text
         assert audio_renditions(text) == [] and "AUDIO=" not in text
         for variant in check_multivariant(text):
