@@ -109,12 +109,16 @@ def test_rungs_are_aligned_segment_by_segment_and_share_one_sound(ladder):
         assert high[1] == small[1], (high[1], small[1])
         assert (high[3], small[3]) == ((1280, 720), (640, 360))
         # No sound in the video renditions: it is in the audio rendition, cut on the same grid (its
-        # first AAC frame within one frame, 1024 samples at 48 kHz, of the video's first frame).
+        # first AAC frame within one AAC frame, 1024 samples at 48 kHz, of the grid point).
         assert high[2] == small[2] == []
+        # The sound's segment is cut at the first AAC frame on the grid, a few ms after the video's.
+        wait_until(lambda: (folder / "audio" / segment).is_file(), 5, what=f"audio/{segment}")
         streams, packets = probe_segment(folder, "audio", segment)
         assert [s["codec_type"] for s in streams] == ["audio"] and streams[0]["codec_name"] == "aac"
-        assert abs(float(packets[0]["pts_time"]) - float(high[1][0])) <= 1024 / 48000 + 0.001, (packets[0], high[1])
-        assert abs(len(packets) * 1024 / 48000 - durations["720p"][segment]) <= 1024 / 48000 + 0.001
+        # (A video segment starts a frame late when the frame on the grid was not captured in time.)
+        slack = 1024 / 48000 + 1 / 30 + 0.001
+        assert abs(float(packets[0]["pts_time"]) - float(high[1][0])) <= slack, (packets[0], high[1])
+        assert abs(len(packets) * 1024 / 48000 - durations["720p"][segment]) <= 2 * slack
     # Matching numbers and target durations.
     assert top.target == low.target
     assert top.sequence == low.sequence or abs(top.sequence - low.sequence) <= 1
@@ -406,8 +410,8 @@ def test_an_origin_serves_a_pushed_ladder_with_its_reports_and_through_an_edge(t
         assert [v["URI"] for v in variants] == ["360p/media.m3u8", "180p/media.m3u8"]
         assert [a["URI"] for a in audio_renditions(text)] == ["audio/media.m3u8"]
         assert [v["RESOLUTION"] for v in variants] == ["640x360", "320x180"]
-        wait_until(lambda: fetch(f"{origin.base}/live/ladder/180p/media.m3u8").text.count("#EXTINF") >= 2, 30,
-                   what="two segments in the lowest rung")
+        wait_until(lambda: all(fetch(f"{origin.base}/live/ladder/{rung}/media.m3u8").text.count("#EXTINF") >= 2
+                               for rung in ("360p", "180p", "audio")), 30, what="two segments in every rendition")
         for base in (origin.base, edge.base):
             for rung, height in (("360p", 360), ("180p", 180), ("audio", None)):
                 text = fetch(f"{base}/live/ladder/{rung}/media.m3u8").text
