@@ -95,21 +95,25 @@ struct DamageMappingTests {
         #expect(piece.source == PixelRect(x: 1248, y: 0, width: 32, height: 32))
     }
 
-    @Test func letterboxedPiecesAreOffsetByTheBars() {
+    @Test func withNoWholeStepABoxBecomesWholeRowsBetweenTheBars() {
         // 1280x1024 into 1280x720: a 900x720 picture 190 pixels from the left; 900/1280 has no
-        // small whole step, so pieces take the plain 16-pixel grid.
+        // small whole step, so the box is read as it is and redrawn as whole rows of the picture.
         let mapping = DamageMapping(
             sourceWidth: 1280, sourceHeight: 1024, placement: PixelRect(x: 190, y: 0, width: 900, height: 720))
-        let piece = mapping.piece(for: PixelRect(x: 0, y: 0, width: 10, height: 10))
-        #expect(piece.kept == PixelRect(x: 190, y: 0, width: 16, height: 16))
-        #expect(piece.output == PixelRect(x: 190, y: 0, width: 32, height: 32))
-        #expect(piece.source == PixelRect(x: 0, y: 0, width: 46, height: 46))
+        #expect(mapping.redrawsRows)
+        let box = PixelRect(x: 100, y: 100, width: 10, height: 10)
+        let piece = mapping.piece(for: box)
+        // Reached: 100 - 6.69 .. 110 + 6.69 source rows, so 65.6 ..< 82.1 output rows.
+        #expect(piece.source == box)
+        #expect(piece.kept == PixelRect(x: 190, y: 64, width: 900, height: 32))
+        #expect(piece.output == piece.kept)
+        #expect(piece.wholeRows)
     }
 
     @Test func exactRatiosSnapToAGridWithAWholeSourceStep() {
         // 2560 → 1920 is 4:3: three output pixels are four source pixels, so the grid is 48.
         #expect(DamageMapping.Axis(source: 2560, output: 1920).grid == 48)
         #expect(DamageMapping.Axis(source: 3840, output: 1920).grid == 16)
-        #expect(DamageMapping.Axis(source: 1280, output: 900).grid == 16)
+        #expect(DamageMapping.Axis(source: 1280, output: 900).grid == nil)
     }
 }

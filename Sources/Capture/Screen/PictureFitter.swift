@@ -4,8 +4,9 @@ import Media
 /// Converts captured BGRX pixels into a yuv420p frame of the output size, scaled with the
 /// source's aspect ratio kept and black bars around it: the whole picture, or only the pieces
 /// a change reaches (`DamageMapping`). Owns a SwsContext, made again when the captured size
-/// changes (a resized window, a new screen resolution), a few more for pieces, by size, and
-/// the scratch picture pieces are converted into.
+/// changes (a resized window, a new screen resolution), a few more for pieces, by size, the
+/// scratch picture pieces are converted into, and, where changes are redrawn as whole rows, a
+/// copy of the captured area.
 final class PictureFitter {
     let outputWidth: Int
     let outputHeight: Int
@@ -29,11 +30,15 @@ final class PictureFitter {
                 sourceWidth: width, sourceHeight: height, targetWidth: outputWidth, targetHeight: outputHeight))
     }
 
-    /// Converts one piece (its source pixels, as read) and copies its kept part into `frame`,
-    /// whose other pixels stay as they are. Wraps `sws_scale`.
+    /// Converts one piece of `mapping` (its source pixels, as read) and copies its kept part into
+    /// `frame`, whose other pixels stay as they are. Wraps `sws_scale`.
     func fit(
-        piece: DamageMapping.Piece, _ pixels: UnsafeMutablePointer<UInt8>, stride: Int, into frame: VideoFrame
+        piece: DamageMapping.Piece, of mapping: DamageMapping, _ pixels: UnsafeMutablePointer<UInt8>, stride: Int,
+        into frame: VideoFrame
     ) throws {
+        if piece.wholeRows {
+            return try fit(rows: piece, of: mapping, pixels, stride: stride, into: frame)
+        }
         let size = PieceSize(
             sourceWidth: piece.source.width, sourceHeight: piece.source.height, outputWidth: piece.output.width,
             outputHeight: piece.output.height)
@@ -72,6 +77,77 @@ final class PictureFitter {
         }
     }
 
+    /// Puts the box read into the copy of the area, then converts the rows it reaches with the
+    /// whole picture's scaler, asking it for those output rows only. Wraps `sws_frame_start`,
+    /// `sws_send_slice` and `sws_receive_slice`.
+    private func fit(
+        rows piece: DamageMapping.Piece, of mapping: DamageMapping, _ pixels: UnsafeMutablePointer<UInt8>,
+        stride: Int, into frame: VideoFrame
+    ) throws {
+        let context = try wholeContext(width: mapping.sourceWidth, height: mapping.sourceHeight)
+        guard let copy, copy.width == mapping.sourceWidth, copy.height == mapping.sourceHeight else {
+            throw LibavError(code: -EINVAL, operation: "a redraw of rows before the whole area was read")
+        }
+        copy.put(piece.source, from: pixels, stride: stride)
+        // The scaler keeps a reference to its source, so the copy goes in a buffer that frees nothing.
+        let source = try LibavAllocation(av_frame_alloc(), "av_frame_alloc") { av_frame_free(&$0) }
+        source.pointer.pointee.width = Int32(copy.width)
+        source.pointer.pointee.height = Int32(copy.height)
+        source.pointer.pointee.format = AV_PIX_FMT_BGR0.rawValue
+        source.pointer.pointee.data.0 = copy.pixels
+        source.pointer.pointee.linesize.0 = Int32(copy.stride)
+        let size = copy.stride * copy.height
+        let buffer: UnsafeMutablePointer<AVBufferRef>? = av_buffer_create(copy.pixels, size, { _, _ in }, nil, 0)
+        source.pointer.pointee.buf.0 = try checkAllocation(buffer, "av_buffer_create")
+        // The target: the frame's picture between its bars.
+        let target = try LibavAllocation(av_frame_alloc(), "av_frame_alloc") { av_frame_free(&$0) }
+        try check(av_frame_ref(target.pointer, frame.frame), "av_frame_ref")
+        target.pointer.pointee.width = Int32(placement.width)
+        target.pointer.pointee.height = Int32(placement.height)
+        var starts: [UnsafeMutablePointer<UInt8>] = []
+        for plane in 0..<3 {
+            let shift = plane == 0 ? 0 : 1
+            let (bytes, planeStride) = frame.withPlane(plane) { bytes, planeStride, _, _ in (bytes, planeStride) }
+            let offset: Int = (placement.y >> shift) * planeStride + (placement.x >> shift)
+            starts.append(bytes + offset)
+        }
+        target.pointer.pointee.data.0 = starts[0]
+        target.pointer.pointee.data.1 = starts[1]
+        target.pointer.pointee.data.2 = starts[2]
+        try check(sws_frame_start(context, target.pointer, source.pointer), "sws_frame_start")
+        defer { sws_frame_end(context) }
+        try check(sws_send_slice(context, 0, UInt32(copy.height)), "sws_send_slice")
+        let first = UInt32(piece.kept.y - placement.y), count = UInt32(piece.kept.height)
+        try check(sws_receive_slice(context, first, count), "sws_receive_slice")
+    }
+
+    /// The captured area as last read, in BGRX, kept where changes are redrawn as whole rows.
+    private final class AreaCopy {
+        let width: Int
+        let height: Int
+        let stride: Int
+        let pixels: UnsafeMutablePointer<UInt8>
+
+        init(width: Int, height: Int) {
+            self.width = width
+            self.height = height
+            stride = width * 4
+            pixels = .allocate(capacity: stride * height)
+        }
+
+        /// Copies `box` (area coordinates) from pixels read for it.
+        func put(_ box: PixelRect, from read: UnsafeMutablePointer<UInt8>, stride readStride: Int) {
+            for line in 0..<box.height {
+                let to: UnsafeMutablePointer<UInt8> = pixels + (box.y + line) * stride + box.x * 4
+                to.update(from: read + line * readStride, count: box.width * 4)
+            }
+        }
+
+        deinit { pixels.deallocate() }
+    }
+
+    private var copy: AreaCopy?
+
     private func pieceContext(_ size: PieceSize) throws -> OpaquePointer {
         if let context = pieceContexts[size] { return context }
         if pieceContexts.count >= Self.pieceContextLimit {
@@ -95,15 +171,12 @@ final class PictureFitter {
     /// Fills `frame` with the picture. Wraps `sws_scale`.
     func fit(_ pixels: UnsafeMutablePointer<UInt8>, stride: Int, width: Int, height: Int, into frame: VideoFrame) throws
     {
-        if sourceSize != (width, height) {
-            sws_freeContext(context)
-            placement = FrameGeometry.letterbox(
-                sourceWidth: width, sourceHeight: height, targetWidth: outputWidth, targetHeight: outputHeight)
-            context = sws_getContext(
-                Int32(width), Int32(height), AV_PIX_FMT_BGR0, Int32(placement.width), Int32(placement.height),
-                AV_PIX_FMT_YUV420P, SWS_BICUBIC, nil, nil, nil)
-            guard context != nil else { throw LibavError(code: -EINVAL, operation: "sws_getContext") }
-            sourceSize = (width, height)
+        let context = try wholeContext(width: width, height: height)
+        if mapping(width: width, height: height).redrawsRows {
+            if copy?.width != width || copy?.height != height { copy = AreaCopy(width: width, height: height) }
+            copy!.put(PixelRect(x: 0, y: 0, width: width, height: height), from: pixels, stride: stride)
+        } else {
+            copy = nil
         }
         let letterboxed = placement.width < outputWidth || placement.height < outputHeight
         var targets: [UnsafeMutablePointer<UInt8>?] = []
@@ -124,6 +197,44 @@ final class PictureFitter {
         var sourceStrides: [Int32] = [Int32(stride)]
         let rows = sws_scale(context, &source, &sourceStrides, 0, Int32(height), &targets, &strides)
         try check(rows, "sws_scale")
+    }
+
+    /// The whole picture's scaler for a `width`×`height` capture, made again when the size changes.
+    /// Where changes are redrawn as whole rows it runs on two threads: libswscale asked for some
+    /// rows puts the luma rows at half their place unless it is threaded (its threads then share
+    /// the rows asked for). Wraps `sws_alloc_context` and `sws_init_context`.
+    private func wholeContext(width: Int, height: Int) throws -> OpaquePointer {
+        if let context, sourceSize == (width, height) { return context }
+        sws_freeContext(context)
+        context = nil
+        placement = FrameGeometry.letterbox(
+            sourceWidth: width, sourceHeight: height, targetWidth: outputWidth, targetHeight: outputHeight)
+        guard let made = sws_alloc_context() else { throw LibavError(code: -ENOMEM, operation: "sws_alloc_context") }
+        let threads: Int64 = mapping(width: width, height: height).redrawsRows ? 2 : 1
+        var options: [(String, Int64)] = []
+        options.append(("srcw", Int64(width)))
+        options.append(("srch", Int64(height)))
+        options.append(("src_format", Int64(AV_PIX_FMT_BGR0.rawValue)))
+        options.append(("dstw", Int64(placement.width)))
+        options.append(("dsth", Int64(placement.height)))
+        options.append(("dst_format", Int64(AV_PIX_FMT_YUV420P.rawValue)))
+        options.append(("sws_flags", Int64(SWS_BICUBIC)))
+        options.append(("threads", threads))
+        for (name, value) in options {
+            let set = av_opt_set_int(UnsafeMutableRawPointer(made), name, value, 0)
+            guard set >= 0 else {
+                sws_freeContext(made)
+                throw LibavError(code: set, operation: "av_opt_set_int(\(name))")
+            }
+        }
+        let initialised = sws_init_context(made, nil, nil)
+        guard initialised >= 0 else {
+            sws_freeContext(made)
+            throw LibavError(code: initialised, operation: "sws_init_context")
+        }
+        context = made
+        sourceSize = (width, height)
+        return made
     }
 
     deinit {

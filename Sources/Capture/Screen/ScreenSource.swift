@@ -163,7 +163,7 @@ public final class ScreenSource: VideoSource, @unchecked Sendable {
                 try grabber.grab(x: source.x, y: source.y, width: source.width, height: source.height) {
                     pixels, stride in
                     if let pointer { draw(pointer.pointee, into: pixels, stride: stride, area: source) }
-                    try fitter.fit(piece: piece, pixels, stride: stride, into: frame)
+                    try fitter.fit(piece: piece, of: mapping, pixels, stride: stride, into: frame)
                 }
                 read += source.width * source.height
                 converted += piece.output.width * piece.output.height

@@ -3,12 +3,19 @@ import Media
 /// Where a changed box of the captured area lands in the output picture, and what to read and
 /// convert so that the redrawn part is what a conversion of the whole picture gives.
 ///
-/// The scaler's output near a piece's edge differs from the whole picture's (it repeats the
-/// edge pixel where the whole picture has neighbours), so a piece is converted with a margin
-/// that is then thrown away. Pieces start on a grid of output pixels, counted from the picture's
-/// corner, so that the scaler's filter phases and its 8×8 dither pattern line up with the whole
-/// picture's: where the scale has an exact ratio (1:1, 2:1, 3:2, …) a piece's grid step maps to
-/// a whole number of source pixels and the redrawn part is the same, bit for bit.
+/// Where the scale has a small whole step (1:1, 2:1, 3:2, 4:3, …), a box becomes a piece: the
+/// scaler's output near a piece's edge differs from the whole picture's (it repeats the edge
+/// pixel where the whole picture has neighbours), so a piece is converted with a margin that is
+/// then thrown away, and pieces start on a grid of output pixels whose step is a whole number of
+/// source pixels, so that the scaler's filter phases line up with the whole picture's. The
+/// redrawn part is then the same, bit for bit at 1:1 and 2:1, and within one step where the
+/// scaler's fixed-point positions round differently (4:3).
+///
+/// Any other scale (a window of any size, a 5:4 screen between bars) has no such grid: a piece
+/// would sample the source up to a pixel away from where the whole picture does, which shows on
+/// fine detail. There only the box is read, into a copy of the captured area, and the rows of
+/// the picture it reaches are converted from that copy by the whole picture's own scaler (only
+/// those rows), so they are the whole conversion's rows exactly.
 struct DamageMapping: Equatable {
     /// The captured area's size, in source pixels.
     let sourceWidth: Int
@@ -23,6 +30,9 @@ struct DamageMapping: Equatable {
         var output: PixelRect
         /// The part of `output` that replaces the frame's pixels: everything the change reaches.
         var kept: PixelRect
+        /// `source` is only the box, and `kept` (= `output`) whole rows of the picture, converted
+        /// by the whole picture's scaler from the copy of the area; else a piece on its own.
+        var wholeRows = false
     }
 
     /// Output pixels of margin around a kept part, at least as many as the scaler's edge effect
@@ -30,9 +40,21 @@ struct DamageMapping: Equatable {
     static let margin = 16
 
     /// The piece that redraws a changed box (relative to the captured area).
+    /// Whether boxes become whole rows (no small whole step across or down).
+    var redrawsRows: Bool {
+        Axis(source: sourceWidth, output: placement.width).grid == nil
+            || Axis(source: sourceHeight, output: placement.height).grid == nil
+    }
+
     func piece(for box: PixelRect) -> Piece {
         let across = Axis(source: sourceWidth, output: placement.width)
         let down = Axis(source: sourceHeight, output: placement.height)
+        guard !redrawsRows else {
+            let keptY = down.rows(from: box.y, to: box.y + box.height)
+            let rows = PixelRect(
+                x: placement.x, y: placement.y + keptY.lowerBound, width: placement.width, height: keptY.count)
+            return Piece(source: box, output: rows, kept: rows, wholeRows: true)
+        }
         let (sourceX, outputX, keptX) = across.piece(from: box.x, to: box.x + box.width)
         let (sourceY, outputY, keptY) = down.piece(from: box.y, to: box.y + box.height)
         return Piece(
@@ -51,25 +73,34 @@ struct DamageMapping: Equatable {
         let source: Int
         let output: Int
 
-        /// The output step whose source length is whole (the reduced ratio's output side), when it
-        /// is small enough to snap to; else pieces take the plain grid and the phase is only close.
-        var grid: Int {
+        /// The output step whose source length is whole (the reduced ratio's output side, on a
+        /// 16-pixel grid), when it is small enough to snap to; nil when there is none.
+        var grid: Int? {
             let step = output / gcd(source, output)
             let exact = 16 / gcd(16, step) * step
-            return exact <= 64 ? exact : 16
+            return exact <= 64 ? exact : nil
+        }
+
+        /// Source pixels a bicubic tap reaches on either side: two samples of the coarser grid,
+        /// and chroma's grid (half the output's) is the coarser one unless the picture shrinks
+        /// more than twice; one more for rounding.
+        private var reach: Double { 4 * max(1, Double(source) / Double(output)) + 1 }
+
+        /// The output rows (on the 16-pixel grid) that the source range `from..<to` reaches.
+        func rows(from: Int, to: Int) -> Range<Int> {
+            let scale = Double(output) / Double(source)
+            let first = max(0, Int(((Double(from) - reach) * scale).rounded(.down)))
+            let last = min(output, Int(((Double(to) + reach) * scale).rounded(.up)))
+            return first / 16 * 16..<min(output, (last + 15) / 16 * 16)
         }
 
         /// For the source range `from..<to`: the source range to read, the output range to
         /// convert, and the output range to keep (all relative to the picture's corner).
         func piece(from: Int, to: Int) -> (source: Range<Int>, output: Range<Int>, kept: Range<Int>) {
             let scale = Double(output) / Double(source)
-            // Source pixels a bicubic tap reaches on either side: two samples of the coarser grid,
-            // and chroma's grid (half the output's) is the coarser one unless the picture shrinks
-            // more than twice; one more for rounding.
-            let reach = 4 * max(1, Double(source) / Double(output)) + 1
             let first = max(0, Int(((Double(from) - reach) * scale).rounded(.down)))
             let last = min(output, Int(((Double(to) + reach) * scale).rounded(.up)))
-            let grid = self.grid
+            let grid = self.grid ?? 16
             let keptStart = first / grid * grid
             let keptEnd = min(output, (last + grid - 1) / grid * grid)
             let margin = (DamageMapping.margin + grid - 1) / grid * grid

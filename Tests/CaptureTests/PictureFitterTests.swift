@@ -1,0 +1,122 @@
+import Foundation
+import Media
+import Testing
+
+@testable import Capture
+
+/// The pieces the damage path converts, put into the picture before, give what a conversion of
+/// the whole new picture gives: with the real scaler, on a textured picture whose every pixel
+/// differs from its neighbours, so a seam (a piece converted without its margin, or out of the
+/// scaler's phase) or a stale part shows.
+struct PictureFitterTests {
+    /// A BGRX picture of fine coloured stripes; `seed` changes every pixel.
+    final class Picture {
+        let width: Int
+        let height: Int
+        let pixels: UnsafeMutablePointer<UInt8>
+
+        init(width: Int, height: Int, seed: Int) {
+            self.width = width
+            self.height = height
+            pixels = .allocate(capacity: width * height * 4)
+            paint(PixelRect(x: 0, y: 0, width: width, height: height), seed: seed)
+        }
+
+        func paint(_ box: PixelRect, seed: Int) {
+            for y in box.y..<box.y + box.height {
+                for x in box.x..<box.x + box.width {
+                    let at = (y * width + x) * 4
+                    pixels[at] = UInt8(127 + 120 * sin(Double(x + 2 * y + seed * 13) / 3.1))
+                    pixels[at + 1] = UInt8(127 + 120 * sin(Double(2 * x - y + seed * 7) / 4.3))
+                    pixels[at + 2] = (x + seed) % 37 < 2 || (y + seed) % 29 < 2 ? 255 : UInt8((x * y + seed) % 251)
+                    pixels[at + 3] = 0
+                }
+            }
+        }
+
+        /// The source pixels of `box`, copied out as the grabber hands them (their own buffer).
+        func read(_ box: PixelRect) -> UnsafeMutablePointer<UInt8> {
+            let piece = UnsafeMutablePointer<UInt8>.allocate(capacity: box.width * box.height * 4)
+            for line in 0..<box.height {
+                (piece + line * box.width * 4).update(
+                    from: pixels + ((box.y + line) * width + box.x) * 4, count: box.width * 4)
+            }
+            return piece
+        }
+
+        deinit { pixels.deallocate() }
+    }
+
+    /// The largest difference of any sample between two frames, over the three planes.
+    func largestDifference(_ a: VideoFrame, _ b: VideoFrame) -> Int {
+        var largest = 0
+        for plane in 0..<3 {
+            a.withPlane(plane) { p, pStride, width, height in
+                b.withPlane(plane) { q, qStride, _, _ in
+                    for y in 0..<height {
+                        for x in 0..<width {
+                            largest = max(largest, abs(Int(p[y * pStride + x]) - Int(q[y * qStride + x])))
+                        }
+                    }
+                }
+            }
+        }
+        return largest
+    }
+
+    /// Converts the picture whole, changes `boxes` in it, redraws only their pieces, and returns
+    /// the largest difference from the changed picture converted whole.
+    func redrawInPieces(source: (Int, Int), output: (Int, Int), boxes: [PixelRect]) throws -> Int {
+        let picture = Picture(width: source.0, height: source.1, seed: 0)
+        let fitter = PictureFitter(outputWidth: output.0, outputHeight: output.1)
+        let redrawn = try VideoFrame(width: output.0, height: output.1, index: 0)
+        try fitter.fit(picture.pixels, stride: source.0 * 4, width: source.0, height: source.1, into: redrawn)
+        for (number, box) in boxes.enumerated() { picture.paint(box, seed: number + 1) }
+        let mapping = fitter.mapping(width: source.0, height: source.1)
+        for box in boxes {
+            let piece = mapping.piece(for: box)
+            let pixels = picture.read(piece.source)
+            defer { pixels.deallocate() }
+            try fitter.fit(piece: piece, of: mapping, pixels, stride: piece.source.width * 4, into: redrawn)
+        }
+        let whole = try VideoFrame(width: output.0, height: output.1, index: 0)
+        try PictureFitter(outputWidth: output.0, outputHeight: output.1).fit(
+            picture.pixels, stride: source.0 * 4, width: source.0, height: source.1, into: whole)
+        return largestDifference(redrawn, whole)
+    }
+
+    /// Changed boxes off any grid, overlapping, and at the picture's edges (on a 1280x720 screen;
+    /// scaled with the screen).
+    func boxes(scale: Int) -> [PixelRect] {
+        [
+            PixelRect(x: 301, y: 151, width: 400, height: 300), PixelRect(x: 557, y: 251, width: 37, height: 19),
+            PixelRect(x: 600, y: 300, width: 320, height: 240), PixelRect(x: 0, y: 0, width: 5, height: 3),
+            PixelRect(x: 1270, y: 711, width: 10, height: 9), PixelRect(x: 99, y: 601, width: 211, height: 23),
+        ].map { PixelRect(x: $0.x * scale, y: $0.y * scale, width: $0.width * scale, height: $0.height * scale) }
+    }
+
+    @Test func oneToOnePiecesEqualTheWholeBitForBit() throws {
+        #expect(try redrawInPieces(source: (1280, 720), output: (1280, 720), boxes: boxes(scale: 1)) == 0)
+    }
+
+    @Test func halvedPiecesEqualTheWholeBitForBit() throws {
+        #expect(try redrawInPieces(source: (2560, 1440), output: (1280, 720), boxes: boxes(scale: 2)) == 0)
+    }
+
+    @Test func piecesOnTheFourToThreeGridStayWithinOneStep() throws {
+        // Three output pixels are four source pixels; the scaler's fixed-point positions round
+        // a little differently from a piece's corner than from the picture's.
+        #expect(try redrawInPieces(source: (2560, 1440), output: (1920, 1080), boxes: boxes(scale: 2)) <= 1)
+    }
+
+    @Test func rowsBetweenBarsEqualTheWholeBitForBit() throws {
+        // 1280x1024 into 1280x720: 900x720 between bars, no small whole step.
+        #expect(try redrawInPieces(source: (1280, 1024), output: (1280, 720), boxes: boxes(scale: 1)) == 0)
+    }
+
+    @Test func rowsOfAnOddSizedWindowEqualTheWholeBitForBit() throws {
+        // A 1017x763 window into 1280x720: enlarged across, shrunk down, no whole step either way.
+        let boxes = boxes(scale: 1).map { $0.clipped(to: PixelRect(x: 0, y: 0, width: 1017, height: 763)) }
+        #expect(try redrawInPieces(source: (1017, 763), output: (1280, 720), boxes: boxes.compactMap { $0 }) == 0)
+    }
+}
