@@ -294,11 +294,29 @@ public final class Broadcast: Sendable {
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: Logger(label: "onair.services", factory: { _ in SwiftLogNoOpLogHandler() })))
         try await group.run()
+        if config.recordMP4, let recording { Self.saveMP4(of: recording.folder, logger: logger) }
         if overlay != nil, pacer.captured.current > 0 {
             let microseconds = Double(pacer.preparing.current) / Double(pacer.captured.current) / 1000
             logger.info(
                 "watermark: \(pacer.captured.current) frames stamped, \(String(fixed: microseconds, decimals: 1)) µs each, \(String(fixed: Double(pacer.preparing.current) / 1e9, decimals: 3)) s in all"
             )
+        }
+    }
+
+    /// `--record-mp4`, once the recording's playlists are final: said as it goes, as it can take a while.
+    private static func saveMP4(of folder: URL, logger: Logger) {
+        logger.notice("saving the recording as an MP4 in \(folder.path)")
+        let started = MediaClock.monotonicNanoseconds()
+        do {
+            let summary = try RecordingExport.mp4(recording: folder) { done in
+                if done < 1 { logger.info("saving the MP4: \(Int(done * 100)) %") }
+            }
+            let seconds = Double(MediaClock.monotonicNanoseconds() - started) / 1e9
+            logger.notice(
+                "saved \(summary.file.path): \(String(fixed: summary.seconds, decimals: 1)) s, \(summary.videoFrames) frames, \(String(fixed: Double(summary.bytes) / 1e6, decimals: 1)) MB (in \(String(fixed: seconds, decimals: 1)) s)"
+            )
+        } catch {
+            logger.error("the recording in \(folder.path) could not be saved as an MP4: \(error); its HLS playlist plays as it is")
         }
     }
 }

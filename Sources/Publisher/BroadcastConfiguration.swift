@@ -40,6 +40,8 @@ public struct BroadcastConfiguration: Sendable {
     public var hlsDirectory: String?
     /// `--record`: where the whole broadcast is kept.
     public var recordDirectory: String?
+    /// `--record-mp4`: also save the recording as one MP4 when the broadcast stops.
+    public var recordMP4 = false
     /// Where else to send the stream: HTTP ingests, S3 buckets, RTMP services.
     public var push: [PushDestination] = []
     /// Run the built-in HTTP server (off: publish to the push destinations only).

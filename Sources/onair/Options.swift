@@ -201,6 +201,12 @@ struct OutputOptions: ParsableArguments {
             valueName: "dir"))
     var record: String?
 
+    @Flag(
+        help: ArgumentHelp(
+            "With --record: when the broadcast stops, also save the recording as one MP4 (recording.mp4 in its folder; no re-encode, index at the front)."
+        ))
+    var recordMP4 = false
+
     func validate() throws {
         guard (1...10).contains(segmentDuration) else {
             throw ValidationError("--segment-duration \(segmentDuration) is out of range: 1 to 10 seconds")
@@ -210,6 +216,9 @@ struct OutputOptions: ParsableArguments {
         }
         guard playlistSize <= 1000 else {
             throw ValidationError("--playlist-size \(playlistSize) is out of range: 3 to 1000")
+        }
+        if recordMP4, record == nil {
+            throw ValidationError("--record-mp4 needs --record DIR: the MP4 is made from the recording")
         }
         if lowLatency, format != .fmp4 {
             throw ValidationError("--low-latency needs --format fmp4: parts are fMP4 fragments")

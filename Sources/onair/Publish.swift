@@ -99,6 +99,7 @@ struct Publish: AsyncParsableCommand {
         config.partDuration = output.lowLatencyPart
         config.hlsDirectory = output.hlsDir
         config.recordDirectory = output.record
+        config.recordMP4 = output.recordMP4
         config.push = (try? push.parsed(environment: ProcessInfo.processInfo.environment)) ?? []
         config.serve = !push.noServe
         config.duration = duration?.seconds

@@ -18,6 +18,7 @@ CASES = [
      "--playlist-size 3 of 1.5 s segments is too short: a live playlist holds at least 3 target durations (6 s)"),
     (["--format", "mkv"], "The value 'mkv' is invalid for '--format <format>'"),
     (["--port", "0"], "--port 0 is out of range: 1 to 65535"),
+    (["--record-mp4"], "--record-mp4 needs --record DIR: the MP4 is made from the recording"),
 ]
 
 

@@ -28,6 +28,21 @@ def frames_in(folder, init, segment):
     return {s["codec_type"]: int(s["nb_read_frames"]) for s in probe["streams"]}
 
 
+def check_mp4(path, video_frames, audio_frames, seconds, width=None):
+    """A whole MP4 with the index at the front: these frame counts, timestamps that only grow."""
+    data = path.read_bytes()
+    assert data.index(b"moov") < data.index(b"mdat"), "faststart: the index before the media"
+    probe = ffprobe(path, "-count_frames", "-show_format")
+    counted = {s["codec_type"]: int(s["nb_read_frames"]) for s in probe["streams"]}
+    assert counted == {"video": video_frames, "audio": audio_frames}, counted
+    assert abs(float(probe["format"]["duration"]) - seconds) < 0.2, (probe["format"], seconds)
+    if width:
+        assert [s["width"] for s in probe["streams"] if s["codec_type"] == "video"] == [width]
+    times = ffprobe(path, "-select_streams", "v", "-show_entries", "packet=dts_time")["packets"]
+    stamps = [float(p["dts_time"]) for p in times]
+    assert all(b > a for a, b in zip(stamps, stamps[1:])), "timestamps grow across the restart"
+
+
 def test_a_recording_survives_a_pause_and_a_kill_and_ends_as_vod(tmp_path):
     root = tmp_path / "recordings"
     first = Publisher("--record", str(root), channel="kept")
@@ -57,7 +72,7 @@ def test_a_recording_survives_a_pause_and_a_kill_and_ends_as_vod(tmp_path):
     assert all((folder / s["uri"]).is_file() for s in killed.segments)
     assert not list(folder.glob(".*.tmp")), "no half-written file"
 
-    second = Publisher("--record", str(root), channel="kept")
+    second = Publisher("--record", str(root), "--record-mp4", channel="kept")
     try:
         wait_until(lambda: len(playlist_in(folder).segments) >= len(killed.segments) + 2, 30,
                    what="the recording to go on")
@@ -78,11 +93,16 @@ def test_a_recording_survives_a_pause_and_a_kill_and_ends_as_vod(tmp_path):
     assert f'#EXT-X-MAP:URI="init{restart}.mp4"' in (folder / "media.m3u8").read_text()
     assert [s["uri"] for s in final.segments] == [f"seg{i}.m4s" for i in range(len(final.segments))]
     # Every frame: each segment holds the frames its EXTINF says (30 fps), none missing or twice.
+    counts = []
     for index, segment in enumerate(final.segments):
         init = "init.mp4" if index < restart else f"init{restart}.mp4"
-        counted = frames_in(folder, init, segment["uri"])
-        assert counted["video"] == round(segment["duration"] * 30), (segment, counted)
-        assert counted["audio"] > 0
+        counts.append(frames_in(folder, init, segment["uri"]))
+        assert counts[-1]["video"] == round(segment["duration"] * 30), (segment, counts[-1])
+        assert counts[-1]["audio"] > 0
+    # --record-mp4: the same frames in one MP4, the restart closed up, the index at the front.
+    check_mp4(folder / "recording.mp4", sum(c["video"] for c in counts), sum(c["audio"] for c in counts),
+              sum(s["duration"] for s in final.segments))
+    assert "saved " in second.output() and not list(folder.glob(".*.tmp"))
     # Byte for byte what the live stream published, in order.
     kept = [(folder / s["uri"]).read_bytes() for s in final.segments]
     assert published and all(body in kept for body in published)
@@ -93,7 +113,8 @@ def test_a_recording_survives_a_pause_and_a_kill_and_ends_as_vod(tmp_path):
 
 def test_a_ladder_is_recorded_rendition_by_rendition(tmp_path):
     root = tmp_path / "recordings"
-    publisher = Publisher("--renditions", "360p,180p", "--record", str(root), "--duration", "5s", channel="ladderrec")
+    publisher = Publisher("--renditions", "360p,180p", "--record", str(root), "--record-mp4", "--duration", "5s",
+                          channel="ladderrec")
     assert publisher.process.wait(timeout=30) == 0
     folder = recording_of(root, "ladderrec")
     index = (folder / "index.m3u8").read_text()
@@ -104,6 +125,11 @@ def test_a_ladder_is_recorded_rendition_by_rendition(tmp_path):
         check_recording(playlist, "fmp4")
         assert playlist.ended and len(playlist.segments) == 3, (rung, playlist.segments)
     assert len({tuple(s["uri"] for s in p.segments) for p in playlists.values()}) == 1
+    # The MP4: the largest rung's picture with the sound rendition's sound.
+    picture = [frames_in(folder / "360p", "init.mp4", s["uri"])["video"] for s in playlists["360p"].segments]
+    sound = [frames_in(folder / "audio", "init.mp4", s["uri"])["audio"] for s in playlists["audio"].segments]
+    check_mp4(folder / "recording.mp4", sum(picture), sum(sound),
+              sum(s["duration"] for s in playlists["360p"].segments), width=640)
 
 
 def test_a_recording_folder_that_cannot_be_written_is_one_line_and_status_2(tmp_path):
