@@ -84,4 +84,35 @@
     }
     refresh();
     setInterval(refresh, 2000);
+
+    /** What was recorded (`--record`), newest first: refreshed every ten seconds. */
+    const recordings = document.getElementById("recordings");
+    async function refreshRecordings() {
+        let entries;
+        try {
+            const response = await fetch("/api/recordings", { cache: "no-store" });
+            entries = (await response.json()).recordings;
+        } catch (error) {
+            return;
+        }
+        const rows = recordings.querySelector("tbody");
+        rows.replaceChildren();
+        for (const entry of entries) {
+            const row = rows.insertRow();
+            row.dataset.recording = entry.channel + "/" + entry.name;
+            const watch = "/watch/" + encodeURIComponent(entry.channel) + "/" + encodeURIComponent(entry.name);
+            cell(row, link(watch, entry.channel + (entry.ended ? "" : " (recording)")));
+            cell(row, new Date(entry.startedAt).toLocaleString());
+            cell(row, clock(Math.round(entry.seconds)), "number");
+            cell(row, (entry.bytes / 1e6).toFixed(1) + " MB", "wide number");
+            if (entry.mp4) {
+                const download = link(entry.mp4, "download");
+                download.download = entry.channel + "-" + entry.name + ".mp4";
+                cell(row, download);
+            } else cell(row, "–");
+        }
+        recordings.hidden = entries.length === 0;
+    }
+    refreshRecordings();
+    setInterval(refreshRecordings, 10000);
 })();

@@ -411,7 +411,8 @@
     class OnairPlayer {
         /**
          * @param {HTMLVideoElement} video
-         * @param {{playlist: string, engine?: "auto"|"native"|"mse"}} options
+         * @param {{playlist: string, engine?: "auto"|"native"|"mse", fromStart?: boolean}} options
+         *   `fromStart`: play a recording from its first segment, never catching up with its end.
          */
         constructor(video, options) {
             this.video = video;
@@ -419,6 +420,7 @@
             this.session = newSession();
             const native = video.canPlayType(HLS_TYPE) !== "";
             this.wanted = options.engine || "auto";
+            this.fromStart = options.fromStart === true;
             this.engine = this.wanted === "auto" ? (native ? "native" : "mse") : this.wanted;
             this.state = null;
             this.onstate = null;
@@ -788,6 +790,7 @@
          * PART-HOLD-BACK, moved back to a unit that starts with a keyframe.
          */
         startUnit(playlist, units) {
+            if (this.fromStart) return units[0] || null;
             const holdBack = this.holdBack(playlist);
             let ahead = 0;
             let index = units.length - 1;
@@ -985,6 +988,8 @@
                         return;
                     }
                 }
+            } else if (this.fromStart) {
+                return;
             } else if (this.state === "live" && behind > holdBack + jump) {
                 video.currentTime = end - holdBack;
             } else if (this.state === "live" && behind > holdBack + slack) {

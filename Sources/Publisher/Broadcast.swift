@@ -316,7 +316,9 @@ public final class Broadcast: Sendable {
                 "saved \(summary.file.path): \(String(fixed: summary.seconds, decimals: 1)) s, \(summary.videoFrames) frames, \(String(fixed: Double(summary.bytes) / 1e6, decimals: 1)) MB (in \(String(fixed: seconds, decimals: 1)) s)"
             )
         } catch {
-            logger.error("the recording in \(folder.path) could not be saved as an MP4: \(error); its HLS playlist plays as it is")
+            logger.error(
+                "the recording in \(folder.path) could not be saved as an MP4: \(error); its HLS playlist plays as it is"
+            )
         }
     }
 }

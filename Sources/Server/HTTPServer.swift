@@ -50,6 +50,10 @@ public enum HTTPServer {
         web.register(on: router)
         ControlRoutes(registry: registry, token: configuration.controlToken, channels: web.channels).register(
             on: router)
+        RecordingRoutes(
+            root: configuration.viewerAccess == nil ? configuration.recordings : nil, files: web.files,
+            allowOrigin: configuration.allowOrigin
+        ).register(on: router)
         // Apple's LL-HLS server profile asks for HTTP/2; it needs TLS, as browsers speak it only over TLS.
         let connections = ConnectionGuard(limit: configuration.maxConnections)
         let http1 = HTTP1Channel.Configuration(idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000)))

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where the built-in HTTP server listens and whom it lets in.
 public struct ServerConfiguration: Sendable, Equatable {
@@ -18,6 +18,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var idleTimeout: Double
     /// Plain HTTP/1 connections held at once (see `ConnectionGuard`).
     public var maxConnections: Int
+    /// A `--record` folder whose recordings the server lists and plays (`/api/recordings`,
+    /// `/recordings/…`, `/watch/<channel>/<recording>`); public servers only.
+    public var recordings: URL?
 
     public init(
         host: String = "0.0.0.0", port: Int = 8080, allowOrigin: String = "*", tls: TLSFiles? = nil,

@@ -110,6 +110,7 @@ struct Publish: AsyncParsableCommand {
             viewerAccess: try? server.viewerAccess(environment: ProcessInfo.processInfo.environment),
             idleTimeout: server.idleTimeout.seconds,
             maxConnections: OpenFileLimit.connections(wanted: server.maxConnections))
+        config.server.recordings = output.record.map { URL(fileURLWithPath: $0) }
         return config
     }
 

@@ -63,7 +63,9 @@ struct RecordingTracks {
         let index = recording.appendingPathComponent(MediaFileName.multivariantPlaylist.description)
         guard let bytes = try? RegularFile.read(index.path, limit: 1 << 20),
             let multivariant = MultivariantPlaylist.parse(String(decoding: bytes, as: UTF8.self)),
-            let largest = multivariant.variants.max(by: { ($0.width * $0.height, $0.bandwidth) < ($1.width * $1.height, $1.bandwidth) })
+            let largest = multivariant.variants.max(by: {
+                ($0.width * $0.height, $0.bandwidth) < ($1.width * $1.height, $1.bandwidth)
+            })
         else { throw RecordingExportError("\(index.path) is missing or not a multivariant playlist") }
         picture = try track(largest.uri)
         sound = try largest.audioGroup.flatMap { group in multivariant.audio.first { $0.groupID == group } }.map {
@@ -199,7 +201,8 @@ private final class Remux {
         for (track, kinds) in tracks {
             var input: UnsafeMutablePointer<AVFormatContext>?
             let segment = track.playlist.segments[0]
-            try check(avformat_open_input(&input, Self.address(of: segment, in: track), nil, nil), "avformat_open_input")
+            try check(
+                avformat_open_input(&input, Self.address(of: segment, in: track), nil, nil), "avformat_open_input")
             defer { avformat_close_input(&input) }
             try check(avformat_find_stream_info(input, nil), "avformat_find_stream_info")
             for number in 0..<Int(input!.pointee.nb_streams) {
@@ -208,13 +211,16 @@ private final class Remux {
                 guard kinds.contains(kind), streams[kind.rawValue] == nil else { continue }
                 let created = try checkAllocation(avformat_new_stream(output, nil), "avformat_new_stream")
                 try check(
-                    avcodec_parameters_copy(created.pointee.codecpar, stream.pointee.codecpar), "avcodec_parameters_copy")
+                    avcodec_parameters_copy(created.pointee.codecpar, stream.pointee.codecpar),
+                    "avcodec_parameters_copy")
                 created.pointee.codecpar.pointee.codec_tag = 0
                 created.pointee.time_base = stream.pointee.time_base
                 streams[kind.rawValue] = created.pointee.index
             }
         }
-        guard streams[AVMEDIA_TYPE_VIDEO.rawValue] != nil else { throw RecordingExportError("the recording has no picture") }
+        guard streams[AVMEDIA_TYPE_VIDEO.rawValue] != nil else {
+            throw RecordingExportError("the recording has no picture")
+        }
         try check(avio_open(&output!.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open(\(path))")
         var options: OpaquePointer?
         defer { av_dict_free(&options) }

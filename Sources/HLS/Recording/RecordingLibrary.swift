@@ -1,0 +1,114 @@
+public import Foundation
+import Media
+
+/// One recording as the server lists it (`GET /api/recordings`).
+public struct RecordingEntry: Sendable, Equatable, Encodable {
+    public var channel: String
+    /// The folder's name: the start time, `2026-11-24T01-40-05Z`.
+    public var name: String
+    /// The start time in ISO 8601.
+    public var startedAt: String
+    /// The largest picture's length: the sum of its segments' durations.
+    public var seconds: Double
+    /// False while the broadcast runs (or when it was killed and not continued yet).
+    public var ended: Bool
+    /// The recording's multivariant playlist, and its MP4 when there is one, as server paths.
+    public var playlist: String
+    public var mp4: String?
+    public var mp4Bytes: Int?
+    /// Everything the recording's folder holds.
+    public var bytes: Int
+}
+
+/// The recordings under a `--record` folder (`DIR/<channel>/<start time>/`): listed for the
+/// server, and pruned oldest first for `--record-keep` / `--record-max-size`. Reads the disk:
+/// never called on the live path or an event loop.
+public enum RecordingLibrary {
+    /// Every recording, newest first; folders that are not recordings are passed over.
+    public static func list(root: URL) -> [RecordingEntry] {
+        let channels = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        var entries: [RecordingEntry] = []
+        for channel in channels where LiveRequest.isChannelName(channel) {
+            for folder in recordings(of: channel, in: root) {
+                guard let tracks = try? RecordingTracks(recording: folder) else { continue }
+                let name = folder.lastPathComponent
+                let base = "/recordings/\(channel)/\(name)/"
+                let mp4 = fileSize(folder.appendingPathComponent(RecordingExport.fileName))
+                entries.append(
+                    RecordingEntry(
+                        channel: channel, name: name, startedAt: startTime(of: name),
+                        seconds: (tracks.picture.playlist.segments.reduce(0) { $0 + $1.duration } * 1000).rounded()
+                            / 1000,
+                        ended: tracks.picture.playlist.ended,
+                        playlist: base + MediaFileName.multivariantPlaylist.description,
+                        mp4: mp4.map { _ in base + RecordingExport.fileName }, mp4Bytes: mp4, bytes: size(of: folder)))
+            }
+        }
+        return entries.sorted { ($0.name, $0.channel) > ($1.name, $1.channel) }
+    }
+
+    /// A channel's recording folders, oldest first.
+    public static func recordings(of channel: String, in root: URL) -> [URL] {
+        let folder = root.appendingPathComponent(channel)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter(RecordingPlan.isStartTime).sorted().map { folder.appendingPathComponent($0) }
+    }
+
+    /// Removes `channel`'s oldest recordings, never `sparing` (the one being written), until at most
+    /// `keep` are left and together they take at most `maxBytes`. Returns what it removed.
+    @discardableResult
+    public static func prune(root: URL, channel: String, keep: Int?, maxBytes: Int?, sparing: URL) -> [URL] {
+        var folders = recordings(of: channel, in: root)
+        var sizes = folders.map(size(of:))
+        var removed: [URL] = []
+        while let oldest = folders.first, oldest.standardizedFileURL != sparing.standardizedFileURL,
+            folders.count > (keep ?? .max) || sizes.reduce(0, +) > (maxBytes ?? .max)
+        {
+            guard (try? FileManager.default.removeItem(at: oldest)) != nil else { break }
+            removed.append(oldest)
+            folders.removeFirst()
+            sizes.removeFirst()
+        }
+        return removed
+    }
+
+    /// Whether a path under `/recordings/` names a file a recording holds: `<channel>/<start
+    /// time>/[<rendition>/]<playlist, init, segment or the MP4>`. Nothing else is served.
+    public static func isServable(_ components: [Substring]) -> Bool {
+        guard components.count == 3 || components.count == 4,
+            LiveRequest.isChannelName(String(components[0])), RecordingPlan.isStartTime(String(components[1]))
+        else { return false }
+        let file = String(components[components.count - 1])
+        if components.count == 4 {
+            guard LiveRequest.isRenditionName(String(components[2])), file != RecordingExport.fileName else {
+                return false
+            }
+        }
+        if file == RecordingExport.fileName { return true }
+        guard let name = MediaFileName(file) else { return false }
+        if case .part = name { return false }
+        return true
+    }
+
+    /// `2026-11-24T01-40-05Z` → `2026-11-24T01:40:05Z`.
+    static func startTime(of name: String) -> String {
+        let characters = Array(name)
+        return String(characters[0..<13]) + ":" + String(characters[14..<16]) + ":" + String(characters[17...])
+    }
+
+    static func fileSize(_ url: URL) -> Int? {
+        var status = stat()
+        guard stat(url.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(status.st_size)
+    }
+
+    /// Bytes of the regular files under `folder`.
+    static func size(of folder: URL) -> Int {
+        guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return 0 }
+        var total = 0
+        while let relative = walker.nextObject() as? String {
+            total += fileSize(folder.appendingPathComponent(relative)) ?? 0
+        }
+        return total
+    }
+}
