@@ -28,6 +28,8 @@ public struct BroadcastEvent: Sendable, Equatable {
         /// The recording's folder cannot be written (full, read-only, gone); and when it can again.
         case recordFailed = "record_failed"
         case recordRecovered = "record_recovered"
+        /// An older recording removed to keep to `--record-keep` / `--record-max-size`.
+        case recordingRemoved = "recording_removed"
 
         /// Problems are logged as warnings; changes of state and recoveries as information.
         public var isProblem: Bool {

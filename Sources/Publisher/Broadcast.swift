@@ -75,6 +75,13 @@ public final class Broadcast: Sendable {
                 renditions: isLadder ? outputs.map { $0 } : [nil], format: config.format,
                 startedAt: clock.anchorWallMilliseconds)
         }
+        let retention = config.recordDirectory.flatMap { root in
+            config.recordKeep == nil && config.recordMaxBytes == nil
+                ? nil
+                : RecordingRetention(
+                    root: URL(fileURLWithPath: root), channel: config.channel, keep: config.recordKeep,
+                    maxBytes: config.recordMaxBytes)
+        }
         if let recording {
             logger.notice(
                 recording.continuing.isEmpty
@@ -138,7 +145,7 @@ public final class Broadcast: Sendable {
             let recorder = try recording.map {
                 try RecordingSink(
                     recording: $0.folder, rendition: folder, writesIndex: number == 0,
-                    continuing: $0.continuing[folder] ?? nil, report: hub.reporter)
+                    continuing: $0.continuing[folder] ?? nil, retention: retention, report: hub.reporter)
             }
             let runners =
                 [SinkRunner(store)] + (mirror.map { [SinkRunner($0)] } ?? []) + pushes.map { SinkRunner($0) }

@@ -42,6 +42,9 @@ public struct BroadcastConfiguration: Sendable {
     public var recordDirectory: String?
     /// `--record-mp4`: also save the recording as one MP4 when the broadcast stops.
     public var recordMP4 = false
+    /// `--record-keep` / `--record-max-size`: how many of the channel's recordings, and how many bytes, to keep.
+    public var recordKeep: Int?
+    public var recordMaxBytes: Int?
     /// Where else to send the stream: HTTP ingests, S3 buckets, RTMP services.
     public var push: [PushDestination] = []
     /// Run the built-in HTTP server (off: publish to the push destinations only).

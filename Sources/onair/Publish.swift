@@ -100,6 +100,8 @@ struct Publish: AsyncParsableCommand {
         config.hlsDirectory = output.hlsDir
         config.recordDirectory = output.record
         config.recordMP4 = output.recordMP4
+        config.recordKeep = output.recordKeep
+        config.recordMaxBytes = output.recordMaxSize?.bytes
         config.push = (try? push.parsed(environment: ProcessInfo.processInfo.environment)) ?? []
         config.serve = !push.noServe
         config.duration = duration?.seconds

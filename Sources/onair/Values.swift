@@ -40,6 +40,23 @@ struct Bitrate: ExpressibleByArgument, CustomStringConvertible, Equatable {
     var defaultValueDescription: String { description }
 }
 
+/// A number of bytes: `500M`, `20G`, `1.5T` (powers of 1000), or plain bytes.
+struct ByteSize: ExpressibleByArgument, CustomStringConvertible, Equatable {
+    var bytes: Int
+
+    init?(argument: String) {
+        let units: [Character: Double] = ["K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12]
+        var text = Substring(argument.uppercased())
+        if text.hasSuffix("B") { text = text.dropLast() }
+        let scale = text.last.flatMap { units[$0] } ?? 1
+        if scale != 1 { text = text.dropLast() }
+        guard let number = Double(text), number.isFinite, number > 0, number * scale < 1e18 else { return nil }
+        bytes = Int(number * scale)
+    }
+
+    var description: String { "\(bytes)" }
+}
+
 /// A length of time: `30s`, `10m`, `1h`, `1.5h`, or plain seconds.
 struct DurationValue: ExpressibleByArgument, CustomStringConvertible, Equatable {
     var seconds: Double

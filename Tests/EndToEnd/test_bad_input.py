@@ -19,6 +19,9 @@ CASES = [
     (["--format", "mkv"], "The value 'mkv' is invalid for '--format <format>'"),
     (["--port", "0"], "--port 0 is out of range: 1 to 65535"),
     (["--record-mp4"], "--record-mp4 needs --record DIR: the MP4 is made from the recording"),
+    (["--record-keep", "2"], "--record-keep needs --record DIR: it prunes that folder's recordings"),
+    (["--record", "/tmp", "--record-keep", "0"], "--record-keep 0 is out of range: keep at least 1 recording"),
+    (["--record-max-size", "lots"], "The value 'lots' is invalid for '--record-max-size <size>'"),
 ]
 
 

@@ -2,6 +2,7 @@
 continued after a SIGKILL, byte for byte what the live stream published."""
 
 import re
+import shutil
 import signal
 
 from harness import Publisher, ffprobe, run_onair, wait_until
@@ -139,3 +140,27 @@ def test_a_recording_folder_that_cannot_be_written_is_one_line_and_status_2(tmp_
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
         f"onair: --record {blocker / 'inside'} is not writable; choose a folder you can write to"]
+
+
+def test_retention_removes_the_oldest_recordings_and_says_so(tmp_path):
+    root = tmp_path / "recordings"
+    first = Publisher("--record", str(root), "--duration", "3s", channel="kept")
+    assert first.process.wait(timeout=30) == 0
+    made = recording_of(root, "kept")
+    # Two older copies of it, as earlier broadcasts would have left them.
+    for stamp in ("2020-01-01T00-00-00Z", "2021-01-01T00-00-00Z"):
+        shutil.copytree(made, root / "kept" / stamp)
+    keep = Publisher("--record", str(root), "--record-keep", "2", "--duration", "3s", channel="kept")
+    assert keep.process.wait(timeout=30) == 0
+    names = sorted(p.name for p in (root / "kept").iterdir())
+    assert len(names) == 2 and names[0] == made.name, names
+    removed = [line for line in keep.output().splitlines() if "removed the recording" in line]
+    assert len(removed) == 2 and "2020-01-01T00-00-00Z" in removed[0] and "2021-01-01T00-00-00Z" in removed[1]
+    assert all("to keep to --record-keep 2" in line for line in removed)
+    # A size no recording fits: every older one goes, never the one being written.
+    tight = Publisher("--record", str(root), "--record-max-size", "1", "--duration", "3s", channel="kept")
+    assert tight.process.wait(timeout=30) == 0
+    left = list((root / "kept").iterdir())
+    assert len(left) == 1 and left[0].name not in names
+    final = playlist_in(left[0])
+    assert final.ended and len(final.segments) >= 1

@@ -93,4 +93,16 @@ import Testing
                 "2h", "2.5s", "0s",
             ])
     }
+
+    @Test func sizesAreDecimalWithAnOptionalB() {
+        #expect(ByteSize(argument: "500M")?.bytes == 500_000_000)
+        #expect(ByteSize(argument: "1.5G")?.bytes == 1_500_000_000)
+        #expect(ByteSize(argument: "20gb")?.bytes == 20_000_000_000)
+        #expect(ByteSize(argument: "2T")?.bytes == 2_000_000_000_000)
+        #expect(ByteSize(argument: "4096")?.bytes == 4096)
+        #expect(ByteSize(argument: "0") == nil)
+        #expect(ByteSize(argument: "-1G") == nil)
+        #expect(ByteSize(argument: "lots") == nil)
+        #expect(ByteSize(argument: "9000000T") == nil)
+    }
 }

@@ -1,6 +1,27 @@
 public import Foundation
 import Media
 
+/// `--record-keep` / `--record-max-size`: how much of a channel's recordings to keep.
+public struct RecordingRetention: Sendable, Equatable {
+    public var root: URL
+    public var channel: String
+    public var keep: Int?
+    public var maxBytes: Int?
+
+    public init(root: URL, channel: String, keep: Int?, maxBytes: Int?) {
+        self.root = root
+        self.channel = channel
+        self.keep = keep
+        self.maxBytes = maxBytes
+    }
+
+    /// Removes the oldest recordings beyond the limits, never `sparing`; returns each removed
+    /// with its size in bytes.
+    public func apply(sparing: URL) -> [(folder: URL, bytes: Int)] {
+        RecordingLibrary.prune(root: root, channel: channel, keep: keep, maxBytes: maxBytes, sparing: sparing)
+    }
+}
+
 /// One recording as the server lists it (`GET /api/recordings`).
 public struct RecordingEntry: Sendable, Equatable, Encodable {
     public var channel: String
@@ -57,15 +78,17 @@ public enum RecordingLibrary {
     /// Removes `channel`'s oldest recordings, never `sparing` (the one being written), until at most
     /// `keep` are left and together they take at most `maxBytes`. Returns what it removed.
     @discardableResult
-    public static func prune(root: URL, channel: String, keep: Int?, maxBytes: Int?, sparing: URL) -> [URL] {
+    static func prune(root: URL, channel: String, keep: Int?, maxBytes: Int?, sparing: URL) -> [(
+        folder: URL, bytes: Int
+    )] {
         var folders = recordings(of: channel, in: root)
         var sizes = folders.map(size(of:))
-        var removed: [URL] = []
+        var removed: [(folder: URL, bytes: Int)] = []
         while let oldest = folders.first, oldest.standardizedFileURL != sparing.standardizedFileURL,
             folders.count > (keep ?? .max) || sizes.reduce(0, +) > (maxBytes ?? .max)
         {
             guard (try? FileManager.default.removeItem(at: oldest)) != nil else { break }
-            removed.append(oldest)
+            removed.append((oldest, sizes[0]))
             folders.removeFirst()
             sizes.removeFirst()
         }

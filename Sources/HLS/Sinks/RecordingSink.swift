@@ -32,13 +32,20 @@ public final class RecordingSink: PublicationSink, @unchecked Sendable {
     private var discontinuity: Bool
     private var failing = false
     private var lastIndex: [UInt8] = []
+    /// Older recordings to prune as this one grows (the sink that writes the index only).
+    private let retention: RecordingRetention?
+    private let recording: URL
+    /// Segments written since retention was last applied.
+    private var sincePruned = Int.max
 
     /// `recording`: the recording's folder; `rendition`: this rendition's folder in it, for a
     /// ladder; `continuing`: the playlist a crashed run left there, which this one goes on from.
     public init(
         recording: URL, rendition: String? = nil, writesIndex: Bool = true, continuing: MediaPlaylist? = nil,
-        report: @escaping EventReporter
+        retention: RecordingRetention? = nil, report: @escaping EventReporter
     ) throws {
+        self.recording = recording
+        self.retention = writesIndex ? retention : nil
         folder = rendition.map { recording.appendingPathComponent($0) } ?? recording
         indexFolder = writesIndex ? recording : nil
         self.report = report
@@ -59,7 +66,10 @@ public final class RecordingSink: PublicationSink, @unchecked Sendable {
 
     public func receive(_ publication: Publication, backlog: SinkBacklog) {
         do {
+            let before = nextNumber
             try record(publication)
+            sincePruned = sincePruned == .max ? .max : sincePruned + nextNumber - before
+            prune()
             if failing {
                 failing = false
                 report(.recordRecovered, "the recording in \(folder.path) can be written again")
@@ -72,6 +82,20 @@ public final class RecordingSink: PublicationSink, @unchecked Sendable {
                         + "and the recording goes on once it can be written")
             }
             failing = true
+        }
+    }
+
+    /// Applies the retention at the start and every 15 segments after (a walk of the folders).
+    private func prune() {
+        guard let retention, sincePruned >= 15 else { return }
+        sincePruned = 0
+        for (folder, bytes) in retention.apply(sparing: recording) {
+            let megabytes = String(fixed: Double(bytes) / 1e6, decimals: 1)
+            let limits = [
+                retention.keep.map { "--record-keep \($0)" },
+                retention.maxBytes.map { "--record-max-size \($0)" },
+            ].compactMap { $0 }.joined(separator: ", ")
+            report(.recordingRemoved, "removed the recording \(folder.path) (\(megabytes) MB) to keep to \(limits)")
         }
     }
 

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+@testable import HLS
+
+struct RecordingLibraryTests {
+    static let stamp = "2026-11-24T01-40-05Z"
+
+    @Test func servesOnlyTheFilesARecordingHolds() {
+        let servable = { (path: String) in
+            RecordingLibrary.isServable(path.split(separator: "/", omittingEmptySubsequences: false))
+        }
+        #expect(servable("talk/\(Self.stamp)/index.m3u8"))
+        #expect(servable("talk/\(Self.stamp)/media.m3u8"))
+        #expect(servable("talk/\(Self.stamp)/init3.mp4"))
+        #expect(servable("talk/\(Self.stamp)/seg12.m4s"))
+        #expect(servable("talk/\(Self.stamp)/seg12.ts"))
+        #expect(servable("talk/\(Self.stamp)/recording.mp4"))
+        #expect(servable("talk/\(Self.stamp)/720p/seg0.m4s"))
+        #expect(servable("talk/\(Self.stamp)/audio/media.m3u8"))
+        #expect(!servable("talk/\(Self.stamp)/720p/recording.mp4"))
+        #expect(!servable("talk/\(Self.stamp)/part3.1.m4s"))
+        #expect(!servable("talk/\(Self.stamp)/.recording.mp4.tmp"))
+        #expect(!servable("talk/\(Self.stamp)/notes.txt"))
+        #expect(!servable("talk/\(Self.stamp)/../seg0.m4s"))
+        #expect(!servable("talk/\(Self.stamp)"))
+        #expect(!servable("talk/2026-11-24/index.m3u8"))
+        #expect(!servable("../\(Self.stamp)/index.m3u8"))
+        #expect(!servable("talk/\(Self.stamp)/a/b/seg0.m4s"))
+        #expect(!servable("talk/\(Self.stamp)//seg0.m4s"))
+    }
+
+    @Test func theStartTimeIsTheFolderNameInISO8601() {
+        #expect(RecordingLibrary.startTime(of: Self.stamp) == "2026-11-24T01:40:05Z")
+    }
+
+    @Test func pruningRemovesTheOldestAndNeverTheOneBeingWritten() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("prune-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let names = ["2024-01-01T00-00-00Z", "2025-01-01T00-00-00Z", "2026-01-01T00-00-00Z", Self.stamp]
+        for (number, name) in names.enumerated() {
+            let folder = root.appendingPathComponent("talk").appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(repeating: 1, count: 1000 * (number + 1)).write(to: folder.appendingPathComponent("seg0.m4s"))
+        }
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("talk/not-a-recording"), withIntermediateDirectories: true)
+        let current = root.appendingPathComponent("talk/\(Self.stamp)")
+        let kept = RecordingRetention(root: root, channel: "talk", keep: 3, maxBytes: nil).apply(sparing: current)
+        #expect(kept.map(\.folder.lastPathComponent) == ["2024-01-01T00-00-00Z"])
+        #expect(kept.map(\.bytes) == [1000])
+        // 2 000 + 3 000 + 4 000 bytes left; 7 000 allowed: the oldest goes, then 7 000 fit.
+        let sized = RecordingRetention(root: root, channel: "talk", keep: nil, maxBytes: 7000).apply(sparing: current)
+        #expect(sized.map(\.folder.lastPathComponent) == ["2025-01-01T00-00-00Z"])
+        // Nothing fits: all but the one being written.
+        let tight = RecordingRetention(root: root, channel: "talk", keep: nil, maxBytes: 1).apply(sparing: current)
+        #expect(tight.map(\.folder.lastPathComponent) == ["2026-01-01T00-00-00Z"])
+        #expect(RecordingLibrary.recordings(of: "talk", in: root) == [current])
+        #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("talk/not-a-recording").path))
+    }
+}
