@@ -28,6 +28,8 @@ public struct BroadcastEvent: Sendable, Equatable {
         /// The recording's folder cannot be written (full, read-only, gone); and when it can again.
         case recordFailed = "record_failed"
         case recordRecovered = "record_recovered"
+        /// `onair serve --record`: a channel's run is recorded from now on, in the folder named.
+        case recordStarted = "record_started"
         /// An older recording removed to keep to `--record-keep` / `--record-max-size`.
         case recordingRemoved = "recording_removed"
 

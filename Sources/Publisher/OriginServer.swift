@@ -35,7 +35,13 @@ public struct OriginServer {
         let registry = ChannelRegistry()
         let viewers = ViewerRegistry()
         let logger = logger
-        let channels = OriginChannels(settings: configuration.channels, registry: registry) { change in
+        let channels = OriginChannels(
+            settings: configuration.channels, registry: registry,
+            report: { code, message in
+                logger.log(
+                    level: code.isProblem ? .warning : .notice, "\(message)", metadata: ["event": "\(code.rawValue)"])
+            }
+        ) { change in
             switch change {
             case .live(let name): logger.notice("channel \(name) is live: its publisher is pushing")
             case .ended(let name, let silence):

@@ -223,6 +223,8 @@ def test_edges_serve_what_they_have_while_the_origin_restarts(tmp_path):
     (("--ingest-tokens", "/nonexistent/tokens"), {}, "--ingest-tokens /nonexistent/tokens cannot be read"),
     (("--playlist-size", "2"), {}, "--playlist-size 2 is out of range"),
     (("--publisher-timeout", "0s"), {}, "--publisher-timeout must be 1 s to 1 h"),
+    (("--record-keep", "3"), {}, "--record-keep needs --record DIR"),
+    (("--record", "/proc/onair-recordings"), {}, "--record /proc/onair-recordings is not writable"),
 ])
 def test_bad_serve_input_is_one_line_and_status_2(arguments, env, message):
     result = run_onair("serve", "--port", "1", *arguments, env={"ONAIR_INGEST_TOKEN": TOKEN, **env})

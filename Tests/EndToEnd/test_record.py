@@ -5,7 +5,8 @@ import re
 import shutil
 import signal
 
-from harness import Publisher, ffprobe, run_onair, wait_until
+from edges import Origin
+from harness import Publisher, fetch, ffprobe, run_onair, wait_until
 from hls_rules import MediaPlaylist, audio_renditions, check_multivariant, check_recording
 
 
@@ -164,3 +165,34 @@ def test_retention_removes_the_oldest_recordings_and_says_so(tmp_path):
     assert len(left) == 1 and left[0].name not in names
     final = playlist_in(left[0])
     assert final.ended and len(final.segments) >= 1
+
+
+def test_an_origin_records_each_run_of_the_channels_it_hosts(tmp_path):
+    root = tmp_path / "recordings"
+    origin = Origin("--record", str(root))
+    try:
+        def ended_recordings():
+            folders = sorted((root / "relayed").iterdir()) if (root / "relayed").exists() else []
+            playlists = [playlist_in(f) for f in folders]
+            return all(p and p.ended for p in playlists) and list(zip(folders, playlists))
+
+        for number, seconds in enumerate((5, 3), start=1):
+            run = Publisher("--size", "640x360", "--no-serve", "--duration", f"{seconds}s",
+                            *origin.push_arguments("relayed"), channel="relayed")
+            assert run.process.wait(timeout=30) == 0, run.output()
+            recordings = wait_until(lambda: (r := ended_recordings()) and len(r) == number and r, 20,
+                                    what=f"recording {number} to end")
+        assert "recording channel relayed to" in origin.output()
+        # One recording a run, each holding exactly that run: every frame, numbered from 0.
+        for (folder, playlist), seconds in zip(recordings, (5, 3)):
+            check_recording(playlist, "fmp4")
+            assert [s["uri"] for s in playlist.segments] == [f"seg{i}.m4s" for i in range(len(playlist.segments))]
+            assert not any(s.get("discontinuity") for s in playlist.segments)
+            frames = sum(frames_in(folder, "init.mp4", s["uri"])["video"] for s in playlist.segments)
+            assert frames == seconds * 30, (folder, frames)
+            assert (folder / "index.m3u8").is_file()
+        listed = fetch(f"{origin.base}/api/recordings").json()["recordings"]
+        assert [(e["channel"], e["name"], e["ended"]) for e in listed] == [
+            ("relayed", folder.name, True) for folder, _ in reversed(recordings)]
+    finally:
+        origin.stop()

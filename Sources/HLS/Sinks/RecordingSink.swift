@@ -39,11 +39,14 @@ public final class RecordingSink: PublicationSink, @unchecked Sendable {
     private var sincePruned = Int.max
 
     /// `recording`: the recording's folder; `rendition`: this rendition's folder in it, for a
-    /// ladder; `continuing`: the playlist a crashed run left there, which this one goes on from.
+    /// ladder; `continuing`: the playlist a crashed run left there, which this one goes on from;
+    /// `sequence`: the live timeline's last segment before this recording (an origin's channel
+    /// whose publisher came back goes on in the same timeline); nil: this broadcast's first.
     public init(
         recording: URL, rendition: String? = nil, writesIndex: Bool = true, continuing: MediaPlaylist? = nil,
-        retention: RecordingRetention? = nil, report: @escaping EventReporter
+        retention: RecordingRetention? = nil, after sequence: Int? = nil, report: @escaping EventReporter
     ) throws {
+        lastRecorded = sequence
         self.recording = recording
         self.retention = writesIndex ? retention : nil
         folder = rendition.map { recording.appendingPathComponent($0) } ?? recording

@@ -1,5 +1,6 @@
+public import Foundation
 public import HLS
-import Media
+public import Media
 import Synchronization
 
 /// The channels an origin (`onair serve`) builds from what its publishers push. A channel pushed as
@@ -25,11 +26,20 @@ public final class OriginChannels: Sendable {
         public var retention: Double
         public var maximum: Int
         public var limits: IngestAssembler.Limits
+        /// `onair serve --record DIR`: where each channel's broadcasts are kept, one recording a run.
+        public var record: URL?
+        /// `--record-keep` / `--record-max-size`, for every channel.
+        public var recordKeep: Int?
+        public var recordMaxBytes: Int?
 
         public init(
             playlistSize: Int = 6, publisherTimeout: Double = 10, retention: Double = 600, maximum: Int = 100,
-            limits: IngestAssembler.Limits = .init()
+            limits: IngestAssembler.Limits = .init(), record: URL? = nil, recordKeep: Int? = nil,
+            recordMaxBytes: Int? = nil
         ) {
+            self.record = record
+            self.recordKeep = recordKeep
+            self.recordMaxBytes = recordMaxBytes
             self.playlistSize = playlistSize
             self.publisherTimeout = publisherTimeout
             self.retention = retention
@@ -52,6 +62,10 @@ public final class OriginChannels: Sendable {
     private struct Feed {
         var assembler: IngestAssembler
         var store: LiveStore?
+        /// With `--record`: the recording of this rendition's current run, on a thread of its own.
+        var recorder: SinkRunner?
+        /// The timeline's last segment when the run before ended: the next run's recording starts after it.
+        var recordedUntil: Int?
 
         var isLive: Bool { assembler.timeline?.ended == false }
     }
@@ -66,6 +80,8 @@ public final class OriginChannels: Sendable {
         var listed: [String] = []
         /// Monotonic seconds of the last push.
         var lastPush: Double
+        /// With `--record`: the current run's recording folder, nil between runs.
+        var recording: RecordingPlan?
 
         var isLive: Bool { !listed.isEmpty && listed.contains { feeds[$0]?.isLive == true } }
         var heldBytes: Int { feeds.values.reduce(0) { $0 + $1.assembler.heldBytes } }
@@ -78,11 +94,16 @@ public final class OriginChannels: Sendable {
     let registry: ChannelRegistry
     private let channels = Mutex<[String: Channel]>([:])
     private let changed: @Sendable (Change) -> Void
+    /// The recordings' events (`record_failed`, `recording_removed`, …).
+    private let report: EventReporter
 
-    public init(settings: Settings, registry: ChannelRegistry, changed: @escaping @Sendable (Change) -> Void = { _ in })
-    {
+    public init(
+        settings: Settings, registry: ChannelRegistry, report: @escaping EventReporter = { _, _ in },
+        changed: @escaping @Sendable (Change) -> Void = { _ in }
+    ) {
         self.settings = settings
         self.registry = registry
+        self.report = report
         self.changed = changed
     }
 
@@ -92,6 +113,8 @@ public final class OriginChannels: Sendable {
         channel name: String, rendition: String? = nil, file: MediaFileName, bytes: [UInt8], now: Double,
         wallMilliseconds: Int64
     ) throws(IngestAssembler.Refusal) {
+        var finished: [SinkRunner] = []
+        defer { Self.finish(finished) }
         let (became, listing) = try channels.withLock {
             channels throws(IngestAssembler.Refusal) -> (live: Bool, (any LiveChannel)?) in
             guard channels[name] != nil || channels.count < settings.maximum else {
@@ -129,6 +152,8 @@ public final class OriginChannels: Sendable {
                 for var publication in publications {
                     if rendition != nil { publication.ladder = channel.board?.post(publication.timeline) }
                     feed.store?.receive(publication)
+                    finished += record(
+                        publication, feed: &feed, key: key, of: &channel, name: name, now: wallMilliseconds)
                 }
                 channel.feeds[key] = feed
             }
@@ -254,6 +279,9 @@ public final class OriginChannels: Sendable {
     /// Ends the channels whose publishers have been silent too long, and removes those ended long
     /// enough ago. Called about once a second.
     public func sweep(now: Double) {
+        var finished: [SinkRunner] = []
+        defer { Self.finish(finished) }
+        let wall = Int64(Date().timeIntervalSince1970 * 1000)
         let changes = channels.withLock { channels -> [Change] in
             var changes: [Change] = []
             for (name, channel) in channels {
@@ -273,6 +301,9 @@ public final class OriginChannels: Sendable {
                         guard var publication = channel.feeds[key]!.assembler.end() else { continue }
                         if key != Self.single { publication.ladder = channel.board?.post(publication.timeline) }
                         channel.feeds[key]!.store?.receive(publication)
+                        var feed = channel.feeds[key]!
+                        finished += record(publication, feed: &feed, key: key, of: &channel, name: name, now: wall)
+                        channel.feeds[key] = feed
                     }
                     if wasLive { changes.append(.ended(name, silentFor: silence)) }
                     channels[name] = channel
@@ -286,6 +317,64 @@ public final class OriginChannels: Sendable {
         for change in changes {
             if case .removed(let name) = change { registry.remove(named: name) }
             changed(change)
+        }
+    }
+
+    /// With `--record`, hands the publication to the rendition's recording: begun at the run's first
+    /// segment (in a new folder, or the one an origin that was killed left unfinished), ended with
+    /// the run. Returns the recorders whose run ended, to be finished outside the lock.
+    private func record(
+        _ publication: Publication, feed: inout Feed, key: String, of channel: inout Channel, name: String, now: Int64
+    ) -> [SinkRunner] {
+        guard let root = settings.record else { return [] }
+        let timeline = publication.timeline
+        if feed.recorder == nil {
+            // A ladder's rendition waits for the multivariant playlist that names the recording's folders.
+            guard !timeline.ended, let last = timeline.segments.last?.sequence, last > (feed.recordedUntil ?? -1),
+                key == Self.single || !channel.ladder.isEmpty
+            else { return [] }
+            let renditions: [String?] = key == Self.single ? [nil] : channel.ladder.map { $0 }
+            let plan =
+                channel.recording
+                ?? RecordingPlan.plan(
+                    root: root, channel: name, renditions: renditions, format: timeline.configuration.format,
+                    startedAt: now)
+            channel.recording = plan
+            let folder: String? = key == Self.single ? nil : key
+            let retention =
+                settings.recordKeep == nil && settings.recordMaxBytes == nil
+                ? nil
+                : RecordingRetention(
+                    root: root, channel: name, keep: settings.recordKeep, maxBytes: settings.recordMaxBytes)
+            do {
+                let sink = try RecordingSink(
+                    recording: plan.folder, rendition: folder,
+                    writesIndex: key == Self.single || key == channel.ladder.first,
+                    continuing: plan.continuing[folder] ?? nil, retention: retention, after: feed.recordedUntil,
+                    report: report)
+                feed.recorder = SinkRunner(sink)
+                report(
+                    .recordStarted, "recording channel \(name)\(folder.map { " (\($0))" } ?? "") to \(plan.folder.path)"
+                )
+            } catch {
+                report(.recordFailed, "channel \(name) cannot be recorded in \(plan.folder.path): \(error)")
+                return []
+            }
+        }
+        feed.recorder!.send(publication)
+        guard timeline.ended, let recorder = feed.recorder else { return [] }
+        feed.recorder = nil
+        feed.recordedUntil = timeline.segments.last?.sequence
+        // The feed being recorded is out of `channel.feeds` while this runs (its caller holds it).
+        if channel.feeds.allSatisfy({ $0.key == key || $0.value.recorder == nil }) { channel.recording = nil }
+        return [recorder]
+    }
+
+    /// Lets ended recordings write what they have queued, on a thread of their own.
+    private static func finish(_ runners: [SinkRunner]) {
+        guard !runners.isEmpty else { return }
+        Thread.detachNewThread {
+            for runner in runners { _ = runner.finish(within: .seconds(30)) }
         }
     }
 
