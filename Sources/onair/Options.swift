@@ -195,30 +195,6 @@ struct OutputOptions: ParsableArguments {
             "Also write the stream to DIR/live/<channel>/ (atomic files) for another web server.", valueName: "dir"))
     var hlsDir: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "Keep the whole broadcast in DIR/<channel>/<start time>/ as an HLS recording (EVENT while live, VOD once stopped).",
-            valueName: "dir"))
-    var record: String?
-
-    @Flag(
-        help: ArgumentHelp(
-            "With --record: when the broadcast stops, also save the recording as one MP4 (recording.mp4 in its folder; no re-encode, index at the front)."
-        ))
-    var recordMP4 = false
-
-    @Option(
-        help: ArgumentHelp(
-            "With --record: keep the channel's newest N recordings, removing older ones (the one being written is never removed).",
-            valueName: "n"))
-    var recordKeep: Int?
-
-    @Option(
-        help: ArgumentHelp(
-            "With --record: keep the channel's recordings within SIZE (500M, 20G, 1.5T), removing the oldest first.",
-            valueName: "size"))
-    var recordMaxSize: ByteSize?
-
     func validate() throws {
         guard (1...10).contains(segmentDuration) else {
             throw ValidationError("--segment-duration \(segmentDuration) is out of range: 1 to 10 seconds")
@@ -228,17 +204,6 @@ struct OutputOptions: ParsableArguments {
         }
         guard playlistSize <= 1000 else {
             throw ValidationError("--playlist-size \(playlistSize) is out of range: 3 to 1000")
-        }
-        if recordMP4, record == nil {
-            throw ValidationError("--record-mp4 needs --record DIR: the MP4 is made from the recording")
-        }
-        if let recordKeep, recordKeep < 1 {
-            throw ValidationError("--record-keep \(recordKeep) is out of range: keep at least 1 recording")
-        }
-        if record == nil, recordKeep != nil || recordMaxSize != nil {
-            throw ValidationError(
-                "--record-\(recordKeep != nil ? "keep" : "max-size") needs --record DIR: it prunes that folder's recordings"
-            )
         }
         if lowLatency, format != .fmp4 {
             throw ValidationError("--low-latency needs --format fmp4: parts are fMP4 fragments")

@@ -43,6 +43,15 @@ struct Publish: AsyncParsableCommand {
     @OptionGroup(title: "HLS output")
     var output: OutputOptions
 
+    @OptionGroup(title: "Recording")
+    var recording: RecordOptions
+
+    @ArgumentParser.Flag(
+        help: ArgumentHelp(
+            "With --record: when the broadcast stops, also save the recording as one MP4 (recording.mp4 in its folder; no re-encode, index at the front)."
+        ))
+    var recordMP4 = false
+
     @OptionGroup(title: "HTTP server")
     var server: ServerOptions
 
@@ -64,6 +73,9 @@ struct Publish: AsyncParsableCommand {
     func validate() throws {
         guard Self.isChannelName(channel) else {
             throw ValidationError("channel '\(channel)' must be 1 to 64 letters, digits, '-' or '_'")
+        }
+        if recordMP4, recording.record == nil {
+            throw ValidationError("--record-mp4 needs --record DIR: the MP4 is made from the recording")
         }
         if let duration, duration.seconds <= 0 || duration.seconds > 366 * 86400 {
             throw ValidationError("--duration must be longer than zero and at most 366 days")
@@ -98,10 +110,10 @@ struct Publish: AsyncParsableCommand {
         config.playlistSize = output.playlistSize
         config.partDuration = output.lowLatencyPart
         config.hlsDirectory = output.hlsDir
-        config.recordDirectory = output.record
-        config.recordMP4 = output.recordMP4
-        config.recordKeep = output.recordKeep
-        config.recordMaxBytes = output.recordMaxSize?.bytes
+        config.recordDirectory = recording.record
+        config.recordMP4 = recordMP4
+        config.recordKeep = recording.recordKeep
+        config.recordMaxBytes = recording.recordMaxSize?.bytes
         config.push = (try? push.parsed(environment: ProcessInfo.processInfo.environment)) ?? []
         config.serve = !push.noServe
         config.duration = duration?.seconds
@@ -112,7 +124,7 @@ struct Publish: AsyncParsableCommand {
             viewerAccess: try? server.viewerAccess(environment: ProcessInfo.processInfo.environment),
             idleTimeout: server.idleTimeout.seconds,
             maxConnections: OpenFileLimit.connections(wanted: server.maxConnections))
-        config.server.recordings = output.record.map { URL(fileURLWithPath: $0) }
+        config.server.recordings = recording.folder
         return config
     }
 
@@ -220,16 +232,6 @@ struct Publish: AsyncParsableCommand {
                 throw UsageError(message: "--hls-dir \(folder) is not writable; choose a folder you can write to")
             }
         }
-        if let folder = output.record {
-            let channelFolder = URL(fileURLWithPath: folder).appendingPathComponent(channel)
-            let probe = channelFolder.appendingPathComponent(".onair-write-test")
-            do {
-                try FileManager.default.createDirectory(at: channelFolder, withIntermediateDirectories: true)
-                try Data().write(to: probe)
-                try FileManager.default.removeItem(at: probe)
-            } catch {
-                throw UsageError(message: "--record \(folder) is not writable; choose a folder you can write to")
-            }
-        }
+        try recording.checkWritable(channel: channel)
     }
 }

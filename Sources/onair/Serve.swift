@@ -50,20 +50,8 @@ struct Serve: AsyncParsableCommand {
             "How long a publisher may be silent before its channel is ended for viewers.", valueName: "time"))
     var publisherTimeout = DurationValue(seconds: 10)
 
-    @Option(
-        help: ArgumentHelp(
-            "Keep each channel's broadcasts in DIR/<channel>/<start time>/ as HLS recordings, listed and replayed by the server.",
-            valueName: "dir"))
-    var record: String?
-
-    @Option(help: ArgumentHelp("With --record: keep each channel's newest N recordings.", valueName: "n"))
-    var recordKeep: Int?
-
-    @Option(
-        help: ArgumentHelp(
-            "With --record: keep each channel's recordings within SIZE (500M, 20G, 1.5T), removing the oldest first.",
-            valueName: "size"))
-    var recordMaxSize: ByteSize?
+    @OptionGroup(title: "Recording")
+    var recording: RecordOptions
 
     @Option(help: ArgumentHelp("How much to log.", valueName: "level"))
     var logLevel: Logger.Level = .info
@@ -77,14 +65,6 @@ struct Serve: AsyncParsableCommand {
         }
         guard publisherTimeout.seconds >= 1, publisherTimeout.seconds <= 3600 else {
             throw ValidationError("--publisher-timeout must be 1 s to 1 h")
-        }
-        if let recordKeep, recordKeep < 1 {
-            throw ValidationError("--record-keep \(recordKeep) is out of range: keep at least 1 recording")
-        }
-        if record == nil, recordKeep != nil || recordMaxSize != nil {
-            throw ValidationError(
-                "--record-\(recordKeep != nil ? "keep" : "max-size") needs --record DIR: it prunes that folder's recordings"
-            )
         }
         if let ingestToken, !ControlOptions.isToken(ingestToken) {
             throw ValidationError("--ingest-token must be at least 16 characters, without spaces")
@@ -139,22 +119,13 @@ struct Serve: AsyncParsableCommand {
         } catch {
             throw UsageError(message: error.message)
         }
-        if let record {
-            let probe = URL(fileURLWithPath: record).appendingPathComponent(".onair-write-test")
-            do {
-                try FileManager.default.createDirectory(atPath: record, withIntermediateDirectories: true)
-                try Data().write(to: probe)
-                try FileManager.default.removeItem(at: probe)
-            } catch {
-                throw UsageError(message: "--record \(record) is not writable; choose a folder you can write to")
-            }
-        }
+        try recording.checkWritable()
         LoggingSystem.bootstrap { [logFormat, logLevel] _ in ConsoleLogHandler(format: logFormat, logLevel: logLevel) }
         let registry = PrometheusCollectorRegistry()
         var metricsFactory = PrometheusMetricsFactory(registry: registry)
         metricsFactory.nameAndLabelSanitizer = MetricsEndpoint.sanitize
         MetricsSystem.bootstrap(metricsFactory)
-        let recordings = record.map { URL(fileURLWithPath: $0) }
+        let recordings = recording.folder
         var serving = ServerConfiguration(
             host: server.host, port: server.port, allowOrigin: server.allowOrigin, tls: server.tls,
             viewerAccess: try server.viewerAccess(environment: ProcessInfo.processInfo.environment),
@@ -166,7 +137,7 @@ struct Serve: AsyncParsableCommand {
                 server: serving, tokens: tokens,
                 channels: .init(
                     playlistSize: playlistSize, publisherTimeout: publisherTimeout.seconds, record: recordings,
-                    recordKeep: recordKeep, recordMaxBytes: recordMaxSize?.bytes)),
+                    recordKeep: recording.recordKeep, recordMaxBytes: recording.recordMaxSize?.bytes)),
             logger: Logger(label: "onair"), metrics: registry)
         try await origin.run()
     }
