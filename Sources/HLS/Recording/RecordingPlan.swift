@@ -11,6 +11,11 @@ public struct RecordingPlan: Sendable {
     /// for a new recording.
     public var continuing: [String?: MediaPlaylist]
 
+    public init(folder: URL, continuing: [String?: MediaPlaylist]) {
+        self.folder = folder
+        self.continuing = continuing
+    }
+
     /// `renditions`: the rendition folders (nil for one rendition); `startedAt`: wall milliseconds.
     public static func plan(
         root: URL, channel: String, renditions: [String?], format: ContainerFormat, startedAt: Int64

@@ -1,5 +1,6 @@
 public import Foundation
 public import Media
+import Synchronization
 
 /// Keeps the whole broadcast (`--record DIR`): every segment of one rendition, written into the
 /// recording's folder as it is listed, under the recording's own numbers, with a playlist that
@@ -13,28 +14,32 @@ public import Media
 /// cannot be written is said once (`record_failed`) and retried with every publication; segments
 /// the live timeline let go meanwhile are missing from the recording, after a discontinuity.
 public final class RecordingSink: PublicationSink, @unchecked Sendable {
-    /// The rendition's folder in the recording.
-    public let folder: URL
-    /// The recording's folder, for the rendition that writes its multivariant playlist.
-    private let indexFolder: URL?
-    public var destination: String { folder.path }
+    public let destination: String
     private let report: EventReporter
+    private let plan: RecordingDestination
+    private let rendition: String?
+    private let writesIndex: Bool
+    private let announces: Bool
     // Used by the runner's thread only.
+    /// The rendition's folder in the recording, and the recording's folder for the rendition that
+    /// writes its multivariant playlist; nil until the recording is planned and its folder made.
+    private var folder: URL?
+    private var indexFolder: URL?
+    private var recording: URL?
     private var playlist: MediaPlaylist?
     /// The recording's number for its next segment.
-    private var nextNumber: Int
+    private var nextNumber = 0
     /// The live timeline's number of the newest segment recorded.
     private var lastRecorded: Int?
     /// The live init segment in use, and its name in the recording.
     private var liveInit: MediaFileName?
     private var recordedInit: String?
     /// The next segment follows something other than the one before it (a restart, a loss).
-    private var discontinuity: Bool
+    private var discontinuity = false
     private var failing = false
     private var lastIndex: [UInt8] = []
     /// Older recordings to prune as this one grows (the sink that writes the index only).
     private let retention: RecordingRetention?
-    private let recording: URL
     /// Segments written since retention was last applied.
     private var sincePruned = Int.max
 
@@ -42,21 +47,52 @@ public final class RecordingSink: PublicationSink, @unchecked Sendable {
     /// ladder; `continuing`: the playlist a crashed run left there, which this one goes on from;
     /// `sequence`: the live timeline's last segment before this recording (an origin's channel
     /// whose publisher came back goes on in the same timeline); nil: this broadcast's first.
-    public init(
+    public convenience init(
         recording: URL, rendition: String? = nil, writesIndex: Bool = true, continuing: MediaPlaylist? = nil,
         retention: RecordingRetention? = nil, after sequence: Int? = nil, report: @escaping EventReporter
     ) throws {
-        lastRecorded = sequence
-        self.recording = recording
-        self.retention = writesIndex ? retention : nil
-        folder = rendition.map { recording.appendingPathComponent($0) } ?? recording
-        indexFolder = writesIndex ? recording : nil
-        self.report = report
+        let folder = rendition.map { recording.appendingPathComponent($0) } ?? recording
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        self.init(
+            plan: RecordingDestination(
+                RecordingPlan(folder: recording, continuing: continuing.map { [rendition: $0] } ?? [:])),
+            rendition: rendition, writesIndex: writesIndex, retention: retention, after: sequence,
+            destination: folder.path, report: report)
+    }
+
+    /// A recording planned by `plan` when its first publication comes, on the runner's thread
+    /// (planning reads the disk), shared by the recording's renditions.
+    /// `announces`: says where the recording goes (`record_started`) once it is planned.
+    public init(
+        plan: RecordingDestination, rendition: String?, writesIndex: Bool, retention: RecordingRetention?,
+        after sequence: Int?, destination: String, announces: Bool = false, report: @escaping EventReporter
+    ) {
+        self.announces = announces
+        self.plan = plan
+        self.rendition = rendition
+        self.writesIndex = writesIndex
+        self.retention = writesIndex ? retention : nil
+        lastRecorded = sequence
+        self.destination = destination
+        self.report = report
+    }
+
+    /// The rendition's folder, made on first use, with where a crashed run left the recording.
+    private func prepare() throws -> URL {
+        if let folder { return folder }
+        let planned = plan.resolved
+        let made = rendition.map { planned.folder.appendingPathComponent($0) } ?? planned.folder
+        try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true)
+        let continuing = planned.continuing[rendition] ?? nil
         playlist = continuing
         nextNumber = continuing.map(Self.nextNumber(after:)) ?? 0
         recordedInit = continuing?.segments.last?.map ?? continuing?.initSegmentURI
         discontinuity = continuing.map { !$0.segments.isEmpty } ?? false
+        recording = planned.folder
+        indexFolder = writesIndex ? planned.folder : nil
+        folder = made
+        if announces { report(.recordStarted, "recording \(destination) to \(planned.folder.path)") }
+        return made
     }
 
     /// The number after the highest segment a recording's playlist names.
@@ -70,7 +106,8 @@ public final class RecordingSink: PublicationSink, @unchecked Sendable {
     public func receive(_ publication: Publication, backlog: SinkBacklog) {
         do {
             let before = nextNumber
-            try record(publication)
+            let folder = try prepare()
+            try record(publication, in: folder)
             sincePruned = sincePruned == .max ? .max : sincePruned + nextNumber - before
             prune()
             if failing {
@@ -81,7 +118,7 @@ public final class RecordingSink: PublicationSink, @unchecked Sendable {
             if !failing {
                 report(
                     .recordFailed,
-                    "the recording in \(folder.path) cannot be written (\(error)): the live stream goes on, "
+                    "the recording in \(folder?.path ?? destination) cannot be written (\(error)): the live stream goes on, "
                         + "and the recording goes on once it can be written")
             }
             failing = true
@@ -90,7 +127,7 @@ public final class RecordingSink: PublicationSink, @unchecked Sendable {
 
     /// Applies the retention at the start and every 15 segments after (a walk of the folders).
     private func prune() {
-        guard let retention, sincePruned >= 15 else { return }
+        guard let retention, let recording, sincePruned >= 15 else { return }
         sincePruned = 0
         for (folder, bytes) in retention.apply(sparing: recording) {
             let megabytes = String(fixed: Double(bytes) / 1e6, decimals: 1)
@@ -102,7 +139,7 @@ public final class RecordingSink: PublicationSink, @unchecked Sendable {
         }
     }
 
-    private func record(_ publication: Publication) throws {
+    private func record(_ publication: Publication, in folder: URL) throws {
         let timeline = publication.timeline
         var playlist =
             self.playlist
@@ -155,6 +192,31 @@ public final class RecordingSink: PublicationSink, @unchecked Sendable {
                 try writeAtomically(index, as: MediaFileName.multivariantPlaylist.description, in: indexFolder)
                 lastIndex = index
             }
+        }
+    }
+}
+
+/// Where a recording goes: planned once, by whichever of its renditions' sinks needs it first.
+public final class RecordingDestination: Sendable {
+    private let planned: Mutex<RecordingPlan?>
+    private let make: @Sendable () -> RecordingPlan
+
+    /// Already planned (a broadcast plans before it starts).
+    public init(_ plan: RecordingPlan) {
+        planned = Mutex(plan)
+        make = { plan }
+    }
+
+    /// Planned on first use, off the caller's thread (an origin's ingest never waits on the disk).
+    public init(planning make: @escaping @Sendable () -> RecordingPlan) {
+        planned = Mutex(nil)
+        self.make = make
+    }
+
+    public var resolved: RecordingPlan {
+        planned.withLock { plan in
+            if plan == nil { plan = make() }
+            return plan!
         }
     }
 }

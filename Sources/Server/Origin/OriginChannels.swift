@@ -80,8 +80,8 @@ public final class OriginChannels: Sendable {
         var listed: [String] = []
         /// Monotonic seconds of the last push.
         var lastPush: Double
-        /// With `--record`: the current run's recording folder, nil between runs.
-        var recording: RecordingPlan?
+        /// With `--record`: the current run's recording, nil between runs.
+        var recording: RecordingDestination?
 
         var isLive: Bool { !listed.isEmpty && listed.contains { feeds[$0]?.isLive == true } }
         var heldBytes: Int { feeds.values.reduce(0) { $0 + $1.assembler.heldBytes } }
@@ -334,11 +334,14 @@ public final class OriginChannels: Sendable {
                 key == Self.single || !channel.ladder.isEmpty
             else { return [] }
             let renditions: [String?] = key == Self.single ? [nil] : channel.ladder.map { $0 }
+            let format = timeline.configuration.format
+            // Planned on the recording's own thread: planning reads the disk, and an ingest never waits on it.
             let plan =
                 channel.recording
-                ?? RecordingPlan.plan(
-                    root: root, channel: name, renditions: renditions, format: timeline.configuration.format,
-                    startedAt: now)
+                ?? RecordingDestination(planning: {
+                    RecordingPlan.plan(
+                        root: root, channel: name, renditions: renditions, format: format, startedAt: now)
+                })
             channel.recording = plan
             let folder: String? = key == Self.single ? nil : key
             let retention =
@@ -346,20 +349,12 @@ public final class OriginChannels: Sendable {
                 ? nil
                 : RecordingRetention(
                     root: root, channel: name, keep: settings.recordKeep, maxBytes: settings.recordMaxBytes)
-            do {
-                let sink = try RecordingSink(
-                    recording: plan.folder, rendition: folder,
-                    writesIndex: key == Self.single || key == channel.ladder.first,
-                    continuing: plan.continuing[folder] ?? nil, retention: retention, after: feed.recordedUntil,
-                    report: report)
-                feed.recorder = SinkRunner(sink)
-                report(
-                    .recordStarted, "recording channel \(name)\(folder.map { " (\($0))" } ?? "") to \(plan.folder.path)"
-                )
-            } catch {
-                report(.recordFailed, "channel \(name) cannot be recorded in \(plan.folder.path): \(error)")
-                return []
-            }
+            let writesIndex = key == Self.single || key == channel.ladder.first
+            feed.recorder = SinkRunner(
+                RecordingSink(
+                    plan: plan, rendition: folder, writesIndex: writesIndex, retention: retention,
+                    after: feed.recordedUntil, destination: "channel \(name)\(folder.map { " (\($0))" } ?? "")",
+                    announces: writesIndex, report: report))
         }
         feed.recorder!.send(publication)
         guard timeline.ended, let recorder = feed.recorder else { return [] }
