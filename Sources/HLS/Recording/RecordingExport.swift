@@ -33,8 +33,8 @@ public enum RecordingExport {
             guard rename(temporary.path, target.path) == 0 else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target.path])
             }
-            let bytes = (try? FileManager.default.attributesOfItem(atPath: target.path)[.size] as? Int) ?? 0
-            return Summary(file: target, bytes: bytes ?? 0, seconds: summary.seconds, videoFrames: summary.frames)
+            let bytes = RecordingLibrary.fileSize(target) ?? 0
+            return Summary(file: target, bytes: bytes, seconds: summary.seconds, videoFrames: summary.frames)
         } catch {
             unlink(temporary.path)
             throw error
