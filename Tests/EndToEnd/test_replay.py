@@ -113,7 +113,9 @@ def test_the_replay_page_plays_an_hls_recording_from_its_start(page, recordings,
     root, server = recordings
     name = next((root / "plain").iterdir()).name
     page.get(f"{server.base}/watch/plain/{name}?engine={engine}")
-    wait_until(lambda: page.execute_script("return !!window.onair"), 15, what="the player")
+    # Played once the player has loaded the recording (a play() before would be cut short by that load).
+    wait_until(lambda: page.execute_script("return !!window.onair && window.onair.video.readyState >= 2"), 20,
+               what="the recording loaded")
     page.execute_script("window.onair.video.muted = true; window.onair.video.play();")
     wait_until(lambda: player_status(page)["time"] > 0.5, 20, interval=0.1, what="playback to start")
     started = time.monotonic()
