@@ -32,12 +32,15 @@ public struct BroadcastEvent: Sendable, Equatable {
         case recordStarted = "record_started"
         /// An older recording removed to keep to `--record-keep` / `--record-max-size`.
         case recordingRemoved = "recording_removed"
+        /// The rewind window's folder (`--dvr`) cannot be written; what it misses is a gap in the window.
+        case dvrFailed = "dvr_failed"
+        case dvrRecovered = "dvr_recovered"
 
         /// Problems are logged as warnings; changes of state and recoveries as information.
         public var isProblem: Bool {
             switch self {
             case .captureInterrupted, .audioDeviceLost, .encoderOverloaded, .renditionOverloaded, .diskWriteFailed,
-                .diskWriteBehind, .pushFailed, .recordFailed:
+                .diskWriteBehind, .pushFailed, .recordFailed, .dvrFailed:
                 true
             default: false
             }

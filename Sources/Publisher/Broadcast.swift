@@ -88,6 +88,17 @@ public final class Broadcast: Sendable {
                     ? "recording to \(recording.folder.path)"
                     : "continuing the recording in \(recording.folder.path): the broadcast before did not stop cleanly")
         }
+        // The rewind window: scratch space on disk, one folder per rendition, removed at the end.
+        let dvr = try config.dvrSeconds.map { seconds in
+            try DVRFolder.make(
+                root: config.dvrDirectory.map { URL(fileURLWithPath: $0) }
+                    ?? DVRFolder.defaultRoot(environment: ProcessInfo.processInfo.environment),
+                channel: config.channel, seconds: seconds)
+        }
+        if let dvr {
+            logger.notice(
+                "viewers can rewind \(DVRFolder.describe(seconds: dvr.seconds)); the window is kept in \(dvr.url.path)")
+        }
         var stages: [RenditionStages] = []
         var audioPackaging: PackagingStage?
         var stores: [LiveStore] = []
@@ -147,9 +158,12 @@ public final class Broadcast: Sendable {
                     recording: $0.folder, rendition: folder, writesIndex: number == 0,
                     continuing: $0.continuing[folder] ?? nil, retention: retention, report: hub.reporter)
             }
+            let rewind = try dvr.map {
+                try DVRSink(folder: $0.folder(of: folder), seconds: $0.seconds, report: hub.reporter)
+            }
             let runners =
                 [SinkRunner(store)] + (mirror.map { [SinkRunner($0)] } ?? []) + pushes.map { SinkRunner($0) }
-                + (recorder.map { [SinkRunner($0)] } ?? [])
+                + (recorder.map { [SinkRunner($0)] } ?? []) + (rewind.map { [SinkRunner($0)] } ?? [])
             // The audio rendition is cut on the same grid, at the first AAC frame on or after each point.
             let segmenter =
                 rung == nil
@@ -261,7 +275,7 @@ public final class Broadcast: Sendable {
                         logger.warning("the thumbnail could not be made: \(error)")
                         return nil
                     }
-                }))
+                }), dvr: dvr)
         let pushing =
             config.push.isEmpty ? "" : ", pushing to \(config.push.map(\.description).joined(separator: ", "))"
         let server = try HTTPServer.application(
@@ -301,6 +315,7 @@ public final class Broadcast: Sendable {
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: Logger(label: "onair.services", factory: { _ in SwiftLogNoOpLogHandler() })))
         try await group.run()
+        dvr?.remove()
         if config.recordMP4, let recording { Self.saveMP4(of: recording.folder, logger: logger) }
         if overlay != nil, pacer.captured.current > 0 {
             let microseconds = Double(pacer.preparing.current) / Double(pacer.captured.current) / 1000

@@ -45,6 +45,10 @@ public struct BroadcastConfiguration: Sendable {
     /// `--record-keep` / `--record-max-size`: how many of the channel's recordings, and how many bytes, to keep.
     public var recordKeep: Int?
     public var recordMaxBytes: Int?
+    /// `--dvr`: how many seconds viewers may rewind; nil: none.
+    public var dvrSeconds: Double?
+    /// `--dvr-dir`: where the rewind window is kept while the broadcast runs (default: the user's cache).
+    public var dvrDirectory: String?
     /// Where else to send the stream: HTTP ingests, S3 buckets, RTMP services.
     public var push: [PushDestination] = []
     /// Run the built-in HTTP server (off: publish to the push destinations only).

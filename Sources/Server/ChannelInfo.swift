@@ -45,6 +45,9 @@ struct ChannelInfo: Codable, Equatable {
     var embed: String
     /// The newest picture (`/live/<channel>/thumbnail.jpg`), for a channel this server captures.
     var thumbnail: String?
+    /// How far back viewers may rewind (`--dvr`), and the rewind window's playlist; absent without one.
+    var dvrSeconds: Int?
+    var dvrPlaylist: String?
     /// True for a private channel, absent otherwise.
     var `private`: Bool?
     /// When the links' token stops working (ISO 8601), for a private channel.
@@ -90,6 +93,7 @@ struct ChannelInfo: Codable, Equatable {
         guard let token, let expires = ViewerAccess.expiry(of: token) else {
             playlist = nil
             thumbnail = nil
+            dvrPlaylist = nil
             return
         }
         let query = "?token=" + token
@@ -97,6 +101,7 @@ struct ChannelInfo: Codable, Equatable {
         watch += query
         embed += query
         thumbnail = thumbnail.map { $0 + query }
+        dvrPlaylist = dvrPlaylist.map { $0 + query }
         linksExpireAt = ProgramDateTime.format(milliseconds: Int64(expires) * 1000)
     }
 

@@ -10,6 +10,8 @@ public final class ChannelRegistry: Sendable {
         public var control: (any ChannelControl)?
         /// The newest picture as a JPEG, for a channel this process captures.
         public var thumbnail: ThumbnailSource?
+        /// The rewind window on disk (`--dvr`), for a channel that keeps one.
+        public var dvr: DVRFolder?
     }
 
     private let entries = Mutex<[String: Entry]>([:])
@@ -18,9 +20,12 @@ public final class ChannelRegistry: Sendable {
 
     /// Adds a channel, or replaces the one of the same name.
     public func add(
-        _ channel: any LiveChannel, control: (any ChannelControl)? = nil, thumbnail: ThumbnailSource? = nil
+        _ channel: any LiveChannel, control: (any ChannelControl)? = nil, thumbnail: ThumbnailSource? = nil,
+        dvr: DVRFolder? = nil
     ) {
-        entries.withLock { $0[channel.name] = Entry(channel: channel, control: control, thumbnail: thumbnail) }
+        entries.withLock {
+            $0[channel.name] = Entry(channel: channel, control: control, thumbnail: thumbnail, dvr: dvr)
+        }
     }
 
     public func remove(named name: String) {

@@ -3,6 +3,7 @@ import Foundation
 public import HLS
 import Hummingbird
 import Media
+import NIOPosix
 
 /// `/live/<channel>/<file>`: playlists (cacheable for a second, gzip'd when the client accepts it)
 /// and segments (immutable once listed). Playlist requests count viewers. With viewer access,
@@ -60,7 +61,9 @@ struct LiveRoutes {
             return try thumbnail(of: entry, tokenLife: tokenLife)
         }
         let channel = entry.channel
-        guard var file = try await Self.file(for: live, in: channel) else {
+        var found = try await Self.file(for: live, in: channel)
+        if found == nil, let dvr = entry.dvr { found = try await Self.rewindFile(for: live, in: channel, window: dvr) }
+        guard var file = found else {
             throw HTTPError(.notFound, message: "No such channel or file.")
         }
         if !file.immutable, let token = live.token, access != nil {
@@ -85,6 +88,7 @@ struct LiveRoutes {
         // Variants of one file (a delta update, a session's playlist) are cached apart.
         var key = channel.name + "/" + (live.rendition.map { $0 + "/" } ?? "") + live.file
         if live.skip != nil { key += "?skip" }
+        if let from = live.from { key += "?from=\(from)" }
         if file.perSession, let session = live.session { key += "?" + session }
         if access != nil, !file.immutable, let token = live.token { key += "?" + token }
         let body = try bodies.body(for: key, bytes: file.bytes, gzip: gzip)
@@ -94,6 +98,48 @@ struct LiveRoutes {
         }
         headers[.contentLength] = String(body.readableBytes)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+    }
+
+    /// The rewind window's files (`--dvr`): `dvr.m3u8`, the channel's multivariant playlist over
+    /// each rendition's `dvr-media.m3u8`; those playlists, and the segments that left the live
+    /// store, read from the window's folder on the thread pool (never on an event loop).
+    static func rewindFile(for request: LiveRequest, in channel: any LiveChannel, window: DVRFolder) async throws
+        -> LiveFile?
+    {
+        guard let name = MediaFileName(request.file) else { return nil }
+        switch name {
+        case .dvrMultivariantPlaylist:
+            guard request.rendition == nil else { return nil }
+            var index = request
+            index.file = MediaFileName.multivariantPlaylist.description
+            guard var file = try await Self.file(for: index, in: channel),
+                var playlist = MultivariantPlaylist.parse(String(decoding: file.bytes, as: UTF8.self))
+            else { return nil }
+            playlist = playlist.pointing(to: .dvrMediaPlaylist)
+            if let from = request.from { playlist = playlist.adding(query: "from=\(from)") }
+            file.bytes = Array(playlist.render().utf8)
+            return file
+        case .dvrMediaPlaylist:
+            let path = window.folder(of: request.rendition).appendingPathComponent(request.file).path
+            let from = request.from
+            let bytes = try await NIOThreadPool.singleton.runIfActive { () -> [UInt8]? in
+                guard let data = FileManager.default.contents(atPath: path) else { return nil }
+                guard let from, let playlist = MediaPlaylist.parse(String(decoding: data, as: UTF8.self)) else {
+                    return Array(data)
+                }
+                let start = playlist.starting(at: from, keeping: 3 * Double(playlist.targetDuration))
+                return Array(start.render().utf8)
+            }
+            return bytes.map { LiveFile(bytes: $0, contentType: name.contentType, immutable: false) }
+        case .segment, .initSegment:
+            let path = window.folder(of: request.rendition).appendingPathComponent(request.file).path
+            let bytes = try await NIOThreadPool.singleton.runIfActive { () -> [UInt8]? in
+                FileManager.default.contents(atPath: path).map { Array($0) }
+            }
+            return bytes.map { LiveFile(bytes: $0, contentType: name.contentType, immutable: !name.isPlaylist) }
+        default:
+            return nil
+        }
     }
 
     /// `/live/<channel>/thumbnail.jpg`: the channel's newest picture, at most a few seconds old.

@@ -70,6 +70,10 @@ struct WebRoutes {
             if entry.thumbnail?.isReady() == true {
                 info.thumbnail = "/live/\(channel.name)/\(LiveRoutes.thumbnailName)"
             }
+            if let dvr = entry.dvr {
+                info.dvrSeconds = Int(dvr.seconds.rounded())
+                info.dvrPlaylist = "/live/\(channel.name)/\(MediaFileName.dvrMultivariantPlaylist)"
+            }
             if let access {
                 info.sign(with: access.linkToken(channel: channel.name, grant: grant, now: Double(wall) / 1000))
             }

@@ -23,6 +23,7 @@ struct Publish: AsyncParsableCommand {
               onair publish --channel demo --low-latency   (about 1 s behind live)
               onair publish --channel demo --watermark web/logo.png --watermark-opacity 0.8
               onair publish --channel demo --hls-dir /var/www/hls   (also serve with nginx)
+              onair publish --channel demo --dvr 2h   (viewers can rewind two hours)
               onair publish --channel demo --push https://ingest.example.com/live/demo/
               AWS_ACCESS_KEY_ID=… AWS_SECRET_ACCESS_KEY=… onair publish --push s3://bucket/live/demo/
               onair publish --channel demo --push rtmp://a.rtmp.youtube.com/live2/STREAM-KEY
@@ -52,6 +53,9 @@ struct Publish: AsyncParsableCommand {
         ))
     var recordMP4 = false
 
+    @OptionGroup(title: "Recording")
+    var rewind: DVROptions
+
     @OptionGroup(title: "HTTP server")
     var server: ServerOptions
 
@@ -76,6 +80,9 @@ struct Publish: AsyncParsableCommand {
         }
         if recordMP4, recording.record == nil {
             throw ValidationError("--record-mp4 needs --record DIR: the MP4 is made from the recording")
+        }
+        if rewind.dvr != nil, push.noServe {
+            throw ValidationError("--dvr needs the built-in server: viewers rewind through it (drop --no-serve)")
         }
         if let duration, duration.seconds <= 0 || duration.seconds > 366 * 86400 {
             throw ValidationError("--duration must be longer than zero and at most 366 days")
@@ -114,6 +121,8 @@ struct Publish: AsyncParsableCommand {
         config.recordMP4 = recordMP4
         config.recordKeep = recording.recordKeep
         config.recordMaxBytes = recording.recordMaxSize?.bytes
+        config.dvrSeconds = rewind.dvr?.seconds
+        config.dvrDirectory = rewind.dvr == nil ? nil : rewind.root.path
         config.push = (try? push.parsed(environment: ProcessInfo.processInfo.environment)) ?? []
         config.serve = !push.noServe
         config.duration = duration?.seconds
@@ -233,5 +242,6 @@ struct Publish: AsyncParsableCommand {
             }
         }
         try recording.checkWritable(channel: channel)
+        try rewind.checkWritable()
     }
 }

@@ -1,12 +1,17 @@
 /// The name of every file a channel publishes, formatted and parsed in this one place: `index.m3u8`,
 /// `media.m3u8`, `init.mp4` (or `init<N>.mp4` for a run that continues at segment N), `seg<N>.<ext>`
-/// and the Low-Latency HLS parts `part<N>.<I>.<ext>`.
+/// the Low-Latency HLS parts `part<N>.<I>.<ext>`, and with `--dvr` the rewind window's playlists
+/// `dvr.m3u8` (over the renditions, as `index.m3u8` is) and `dvr-media.m3u8` (in each rendition's folder).
 ///
 /// Parsing accepts exactly what formatting writes (decimal numbers without leading zeros), so a name
 /// that parses is one this program could have written, and nothing else.
 public enum MediaFileName: Hashable, Sendable, Comparable, CustomStringConvertible {
     case multivariantPlaylist
     case mediaPlaylist
+    /// The rewind window (`--dvr`): the multivariant playlist over the renditions' windows.
+    case dvrMultivariantPlaylist
+    /// The rewind window of one rendition: its segments of the last DURATION, whole segments only.
+    case dvrMediaPlaylist
     /// The init segment of the run whose first segment is `continuing` (nil: the channel's first run).
     case initSegment(continuing: Int?)
     case segment(Int, ContainerFormat)
@@ -16,6 +21,8 @@ public enum MediaFileName: Hashable, Sendable, Comparable, CustomStringConvertib
         switch self {
         case .multivariantPlaylist: "index.m3u8"
         case .mediaPlaylist: "media.m3u8"
+        case .dvrMultivariantPlaylist: "dvr.m3u8"
+        case .dvrMediaPlaylist: "dvr-media.m3u8"
         case .initSegment(let continuing): "init\(continuing.map(String.init) ?? "").mp4"
         case .segment(let sequence, let format): "seg\(sequence).\(format.segmentExtension)"
         case .part(let sequence, let index, let format): "part\(sequence).\(index).\(format.segmentExtension)"
@@ -27,6 +34,8 @@ public enum MediaFileName: Hashable, Sendable, Comparable, CustomStringConvertib
         switch text {
         case "index.m3u8": self = .multivariantPlaylist
         case "media.m3u8": self = .mediaPlaylist
+        case "dvr.m3u8": self = .dvrMultivariantPlaylist
+        case "dvr-media.m3u8": self = .dvrMediaPlaylist
         case "init.mp4": self = .initSegment(continuing: nil)
         default:
             let fields = text.split(separator: ".", omittingEmptySubsequences: false)
@@ -52,7 +61,7 @@ public enum MediaFileName: Hashable, Sendable, Comparable, CustomStringConvertib
     /// True for the playlists, which change; media files never do once published.
     public var isPlaylist: Bool {
         switch self {
-        case .multivariantPlaylist, .mediaPlaylist: true
+        case .multivariantPlaylist, .mediaPlaylist, .dvrMultivariantPlaylist, .dvrMediaPlaylist: true
         default: false
         }
     }
@@ -68,7 +77,8 @@ public enum MediaFileName: Hashable, Sendable, Comparable, CustomStringConvertib
     /// The Content-Type it is served with.
     public var contentType: String {
         switch self {
-        case .multivariantPlaylist, .mediaPlaylist: "application/vnd.apple.mpegurl"
+        case .multivariantPlaylist, .mediaPlaylist, .dvrMultivariantPlaylist, .dvrMediaPlaylist:
+            "application/vnd.apple.mpegurl"
         case .initSegment: "video/mp4"
         case .segment(_, let format), .part(_, _, let format): format.segmentContentType
         }

@@ -79,6 +79,34 @@ public struct MultivariantPlaylist: Sendable, Equatable {
 }
 
 extension MultivariantPlaylist {
+    /// The same presentation over other playlists of the same folders: every variant's and audio
+    /// rendition's `media.m3u8` becomes `name` (`dvr-media.m3u8` for the rewind window), its
+    /// folder and query kept.
+    public func pointing(to name: MediaFileName) -> MultivariantPlaylist {
+        func repoint(_ uri: String) -> String {
+            let query = uri.firstIndex(of: "?").map { String(uri[$0...]) } ?? ""
+            let path = uri.prefix { $0 != "?" }
+            guard
+                path == MediaFileName.mediaPlaylist.description
+                    || path.hasSuffix("/" + MediaFileName.mediaPlaylist.description)
+            else { return uri }
+            return path.dropLast(MediaFileName.mediaPlaylist.description.count) + name.description + query
+        }
+        var playlist = self
+        for index in playlist.variants.indices { playlist.variants[index].uri = repoint(playlist.variants[index].uri) }
+        for index in playlist.audio.indices { playlist.audio[index].uri = repoint(playlist.audio[index].uri) }
+        return playlist
+    }
+
+    /// Every variant's and audio rendition's URI with `query` added (`from=12`).
+    public func adding(query: String) -> MultivariantPlaylist {
+        func add(_ uri: String) -> String { uri + (uri.contains("?") ? "&" : "?") + query }
+        var playlist = self
+        for index in playlist.variants.indices { playlist.variants[index].uri = add(playlist.variants[index].uri) }
+        for index in playlist.audio.indices { playlist.audio[index].uri = add(playlist.audio[index].uri) }
+        return playlist
+    }
+
     /// Reads a multivariant playlist (what a publisher pushes as `index.m3u8`): every
     /// EXT-X-STREAM-INF with the URI on the line after it, so an origin can describe each rendition
     /// as its publisher did. Nil when the text is not a multivariant playlist or lists no variant; a

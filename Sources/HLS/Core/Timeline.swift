@@ -191,7 +191,7 @@ public struct Timeline: Sendable {
         case .initSegment: return initSegments[name]
         case .segment(let sequence, _): return segments.first { $0.sequence == sequence && !$0.gap }?.bytes
         case .part(let sequence, let index, _): return part(sequence: sequence, index: index)?.bytes
-        case .mediaPlaylist, .multivariantPlaylist: return nil
+        case .mediaPlaylist, .multivariantPlaylist, .dvrMultivariantPlaylist, .dvrMediaPlaylist: return nil
         }
     }
 

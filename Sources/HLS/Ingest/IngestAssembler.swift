@@ -88,6 +88,9 @@ public struct IngestAssembler: Sendable {
             let publications = try apply(playlist, now: now, forgetPassed: true)
             newestPlaylist = playlist
             return publications
+        case .dvrMultivariantPlaylist, .dvrMediaPlaylist:
+            throw .badRequest(
+                "\(name) is made by the server that keeps the rewind window; a publisher does not send it")
         case .initSegment, .segment, .part:
             try hold(name.description, bytes)
             // A publisher that sends its playlist and its media at once (ffmpeg does) may list a file

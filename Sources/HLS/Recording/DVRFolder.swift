@@ -1,0 +1,73 @@
+public import Foundation
+
+/// Where a channel's rewind window (`--dvr`) lives on disk while the broadcast runs:
+/// `<root>/<channel>.<process id>/`, with a folder per rendition for a ladder, as the live files
+/// are laid out. It is scratch space: made empty at the start, removed at the end, and a folder a
+/// killed run left behind is removed by the next start (its process is gone).
+public struct DVRFolder: Sendable {
+    public let url: URL
+    /// How far back viewers may go, in seconds.
+    public let seconds: Double
+
+    public init(url: URL, seconds: Double) {
+        self.url = url
+        self.seconds = seconds
+    }
+
+    /// `~/.cache/onair/dvr` (or under `$XDG_CACHE_HOME`): on disk, per user, kept out of backups.
+    public static func defaultRoot(environment: [String: String]) -> URL {
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
+            return URL(fileURLWithPath: cache).appendingPathComponent("onair/dvr")
+        }
+        if let home = environment["HOME"], home.hasPrefix("/") {
+            return URL(fileURLWithPath: home).appendingPathComponent(".cache/onair/dvr")
+        }
+        return FileManager.default.temporaryDirectory.appendingPathComponent("onair-dvr")
+    }
+
+    /// Makes this process's folder for `channel` under `root`, after removing the folders of runs
+    /// whose process is gone. Throws when the folder cannot be made.
+    public static func make(root: URL, channel: String, seconds: Double) throws -> DVRFolder {
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [] {
+            guard let owner = ownerProcess(of: name, channel: channel), owner != getpid(), !isRunning(owner) else {
+                continue
+            }
+            try? FileManager.default.removeItem(at: root.appendingPathComponent(name))
+        }
+        let url = root.appendingPathComponent("\(channel).\(getpid())")
+        try? FileManager.default.removeItem(at: url)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return DVRFolder(url: url, seconds: seconds)
+    }
+
+    /// `2 h`, `90 min`, `45 s`, for messages.
+    public static func describe(seconds: Double) -> String {
+        let whole = Int(seconds.rounded())
+        if whole % 3600 == 0 { return "\(whole / 3600) h" }
+        if whole % 60 == 0 { return "\(whole / 60) min" }
+        return "\(whole) s"
+    }
+
+    /// The folder of a rendition (`nil`: the channel has one, whose files are at the top).
+    public func folder(of rendition: String?) -> URL {
+        rendition.map { url.appendingPathComponent($0) } ?? url
+    }
+
+    /// Removes the window: the broadcast is over.
+    public func remove() {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    /// The process id in `<channel>.<pid>`, when `name` is such a folder of this channel.
+    static func ownerProcess(of name: String, channel: String) -> pid_t? {
+        guard name.hasPrefix(channel + ".") else { return nil }
+        let digits = name.dropFirst(channel.count + 1)
+        guard !digits.isEmpty, digits.count <= 10, digits.allSatisfy(\.isNumber) else { return nil }
+        return pid_t(digits)
+    }
+
+    private static func isRunning(_ pid: pid_t) -> Bool {
+        kill(pid, 0) == 0 || errno == EPERM
+    }
+}

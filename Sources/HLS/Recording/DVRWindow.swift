@@ -1,0 +1,123 @@
+/// The rewind window of one rendition (`--dvr DURATION`), without the disk: the segments of the
+/// last DURATION as a media playlist, and which files may be deleted.
+///
+/// It is a playlist of its own (`dvr-media.m3u8`) next to the live one, not a longer live playlist:
+/// with Low-Latency HLS the live playlist is rendered and sent again for every part, five times a
+/// second to every player, and two hours of segments would make each of those sends 3,600 lines.
+/// The window changes once per segment and lists whole segments only.
+///
+/// It lists segments under their live names and numbers (`seg<N>`, EXT-X-MEDIA-SEQUENCE as live),
+/// so a player moves between the live playlist and the window as between two variants. A number
+/// that could not be kept (the sink fell behind the live timeline, a write failed) is listed as
+/// an EXT-X-GAP, which keeps the numbers matched. The head slides like a live playlist's: no
+/// EXT-X-PLAYLIST-TYPE, and a segment's file stays on disk `grace` seconds of media after it left.
+public struct DVRWindow: Sendable, Equatable {
+    /// How much media it keeps listed, in seconds.
+    public let seconds: Double
+    /// Seconds of media a segment's file stays after it left the playlist (HLS: its duration plus
+    /// the longest playlist that held it, counted from when it was listed).
+    public let grace: Double
+    public private(set) var playlist: MediaPlaylist
+    /// The live number of the newest listed segment.
+    public private(set) var lastSequence: Int?
+    /// Files that left the playlist, with the media time at which they did.
+    private var leaving: [Leaving] = []
+    /// Media seconds listed so far, head included and removed: the window's clock.
+    private var clock = 0.0
+
+    private struct Leaving: Sendable, Equatable {
+        var file: String
+        var leftAt: Double
+    }
+
+    /// `discontinuitySequence`: the live playlist's when the window's first segment is its head.
+    public init(seconds: Double, version: Int, targetDuration: Int, discontinuitySequence: Int = 0) {
+        self.seconds = seconds
+        grace = 3 * Double(targetDuration)
+        playlist = MediaPlaylist(
+            version: version, targetDuration: targetDuration, discontinuitySequence: discontinuitySequence)
+    }
+
+    /// One segment as the live timeline listed it: `file` nil when it is not on disk (listed as a
+    /// gap). Segments of numbers between the last one and this are listed as gaps of `missingDuration`.
+    /// Returns the files that may now be deleted.
+    public mutating func append(
+        sequence: Int, file: String?, duration: Double, programDateTime: Int64, discontinuity: Bool, map: String?,
+        format: ContainerFormat, missingDuration: Double
+    ) -> [String] {
+        if let last = lastSequence {
+            guard sequence > last else { return [] }
+            var wallTime = programDateTime - Int64((Double(sequence - last - 1) * missingDuration * 1000).rounded())
+            for missing in (last + 1)..<sequence {
+                add(
+                    MediaPlaylist.Segment(
+                        uri: MediaFileName.segment(missing, format).description, duration: missingDuration,
+                        programDateTime: wallTime, gap: true))
+                wallTime += Int64((missingDuration * 1000).rounded())
+            }
+        } else {
+            playlist.mediaSequence = sequence
+            playlist.initSegmentURI = map
+        }
+        let uri = file ?? MediaFileName.segment(sequence, format).description
+        let newMap = map != nil && map != currentMap ? map : nil
+        add(
+            MediaPlaylist.Segment(
+                uri: uri, duration: duration, programDateTime: programDateTime,
+                discontinuity: discontinuity, map: newMap, gap: file == nil))
+        lastSequence = sequence
+        if playlist.segments.contains(where: \.gap) { playlist.version = max(playlist.version, 8) }
+        return expired()
+    }
+
+    /// The window has ended: EXT-X-ENDLIST.
+    public mutating func end() {
+        playlist.ended = true
+    }
+
+    /// The init segment the newest listed segment plays with.
+    private var currentMap: String? {
+        playlist.segments.last { $0.map != nil }?.map ?? playlist.initSegmentURI
+    }
+
+    private mutating func add(_ segment: MediaPlaylist.Segment) {
+        playlist.segments.append(segment)
+        clock += segment.duration
+        // The head goes once what follows it still fills the window.
+        while let head = playlist.segments.first, playlist.duration - head.duration >= seconds {
+            playlist = playlist.starting(at: playlist.mediaSequence + 1, keeping: 0)
+            if !head.gap { leaving.append(Leaving(file: head.uri, leftAt: clock)) }
+        }
+    }
+
+    /// The files whose grace has passed, taken off the list.
+    private mutating func expired() -> [String] {
+        let count = leaving.prefix { $0.leftAt + grace <= clock }.count
+        defer { leaving.removeFirst(count) }
+        return leaving.prefix(count).map(\.file)
+    }
+}
+
+extension MediaPlaylist {
+    /// The playlist from segment `sequence` on (a player rewinding there starts at the first
+    /// listed segment), but never holding less than `minimum` seconds (3 target durations: a
+    /// shorter live playlist is refused by players), and whole when `sequence` has left it.
+    /// The discontinuities and the init segment of the segments left out are carried over.
+    public func starting(at sequence: Int, keeping minimum: Double) -> MediaPlaylist {
+        var playlist = self
+        var kept = duration
+        while let head = playlist.segments.first, playlist.mediaSequence < sequence,
+            kept - head.duration >= minimum
+        {
+            playlist.segments.removeFirst()
+            playlist.mediaSequence += 1
+            kept -= head.duration
+            if head.discontinuity { playlist.discontinuitySequence += 1 }
+            if let map = playlist.segments.first?.map {
+                playlist.initSegmentURI = map
+                playlist.segments[0].map = nil
+            }
+        }
+        return playlist
+    }
+}

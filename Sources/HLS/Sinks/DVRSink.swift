@@ -1,0 +1,98 @@
+public import Foundation
+public import Media
+
+/// Keeps one rendition's rewind window (`--dvr DURATION`) on disk: every segment as the live
+/// timeline lists it, under its live name, and the window's playlist (`dvr-media.m3u8`, see
+/// ``DVRWindow``) over the last DURATION of them. The server reads both from the folder; viewers
+/// rewind without the window costing memory, however long it is.
+///
+/// Files are written atomically, segments before the playlist that names them, and a segment is
+/// deleted only once a playlist without it is in place and its grace has passed. A segment that
+/// cannot be written (a full disk) is listed as a gap; `dvr_failed` is said once, `dvr_recovered`
+/// when writing works again. The live stream never waits on any of it.
+public final class DVRSink: PublicationSink, @unchecked Sendable {
+    public let destination: String
+    private let folder: URL
+    private let seconds: Double
+    private let report: EventReporter
+    // Used by the runner's thread only.
+    private var window: DVRWindow?
+    /// The live init segment last written.
+    private var writtenInit: MediaFileName?
+    /// Files out of the window whose grace has passed, deleted once the playlist without them is written.
+    private var deletable: [String] = []
+    private var failing = false
+
+    /// `folder`: the rendition's folder of the window, made here; `seconds`: how far back viewers may go.
+    public init(folder: URL, seconds: Double, report: @escaping EventReporter) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        self.folder = folder
+        self.seconds = seconds
+        self.report = report
+        destination = folder.path
+    }
+
+    public func receive(_ publication: Publication, backlog: SinkBacklog) {
+        let timeline = publication.timeline
+        var window =
+            self.window
+            ?? DVRWindow(
+                seconds: seconds, version: timeline.configuration.format.playlistVersion,
+                targetDuration: timeline.configuration.targetDuration,
+                discontinuitySequence: timeline.discontinuitySequence)
+        var changed = false
+        var problem: (any Error)?
+        // Listed or only still downloadable: a sink that fell behind takes what the timeline still has.
+        for segment in timeline.segments where segment.sequence > (window.lastSequence ?? .min) {
+            var file: String?
+            if !segment.gap {
+                do {
+                    try writeInit(of: segment, from: timeline)
+                    try writeAtomically(segment.bytes, as: segment.name.description, in: folder)
+                    file = segment.name.description
+                } catch {
+                    problem = problem ?? error
+                }
+            }
+            deletable += window.append(
+                sequence: segment.sequence, file: file, duration: segment.duration,
+                programDateTime: segment.programDateTime, discontinuity: segment.discontinuity,
+                map: segment.initSegment?.description, format: timeline.configuration.format,
+                missingDuration: timeline.configuration.segmentDuration)
+            changed = true
+        }
+        if timeline.ended, !window.playlist.ended {
+            window.end()
+            changed = true
+        }
+        self.window = window
+        guard changed, !window.playlist.segments.isEmpty else { return }
+        do {
+            try writeAtomically(
+                Array(window.playlist.render().utf8), as: MediaFileName.dvrMediaPlaylist.description, in: folder)
+            for file in deletable { unlink(folder.appendingPathComponent(file).path) }
+            deletable.removeAll()
+        } catch {
+            problem = problem ?? error
+        }
+        if let problem, !failing {
+            failing = true
+            report(
+                .dvrFailed,
+                "the rewind window in \(folder.path) cannot be written (\(problem)): the live stream goes on, and "
+                    + "viewers cannot rewind to what is missing")
+        } else if problem == nil, failing {
+            failing = false
+            report(.dvrRecovered, "the rewind window in \(folder.path) can be written again")
+        }
+    }
+
+    /// The segment's init segment, when it is not the one written last.
+    private func writeInit(of segment: Timeline.Segment, from timeline: Timeline) throws {
+        guard let name = segment.initSegment, name != writtenInit, let bytes = timeline.initSegments[name] else {
+            return
+        }
+        try writeAtomically(bytes, as: name.description, in: folder)
+        writtenInit = name
+    }
+}

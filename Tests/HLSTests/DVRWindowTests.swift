@@ -1,0 +1,183 @@
+import Foundation
+import Media
+import Synchronization
+import Testing
+
+@testable import HLS
+
+/// The rewind window (`--dvr`): what it lists, when its files go, and the window from a point.
+@Suite struct DVRWindowTests {
+    static let start: Int64 = 1_795_000_000_000
+
+    static func window(seconds: Double, count: Int, from first: Int = 0) -> (DVRWindow, [[String]]) {
+        var window = DVRWindow(seconds: seconds, version: 6, targetDuration: 2)
+        var expired: [[String]] = []
+        for sequence in first..<(first + count) {
+            expired.append(
+                window.append(
+                    sequence: sequence, file: "seg\(sequence).m4s", duration: 2,
+                    programDateTime: start + Int64(sequence - first) * 2000, discontinuity: false, map: "init.mp4",
+                    format: .fmp4, missingDuration: 2))
+        }
+        return (window, expired)
+    }
+
+    @Test func itListsTheLastDurationUnderTheLiveNumbersAndSlides() {
+        let (window, _) = Self.window(seconds: 10, count: 8)
+        // 10 s of 2 s segments: the newest 5, numbered as live, the head sliding (no PLAYLIST-TYPE).
+        #expect(window.playlist.mediaSequence == 3)
+        #expect(window.playlist.segments.map(\.uri) == (3...7).map { "seg\($0).m4s" })
+        #expect(window.playlist.playlistType == nil)
+        #expect(window.playlist.initSegmentURI == "init.mp4")
+        #expect(window.playlist.segments.allSatisfy { $0.map == nil })
+        let text = window.playlist.render()
+        #expect(text.contains("#EXT-X-MEDIA-SEQUENCE:3\n"))
+        #expect(!text.contains("PLAYLIST-TYPE"))
+        #expect(text.contains("#EXT-X-PROGRAM-DATE-TIME:\(ProgramDateTime.format(milliseconds: Self.start + 6000))\n"))
+    }
+
+    @Test func aFileGoesThreeTargetDurationsOfMediaAfterItLeftThePlaylist() {
+        let (_, expired) = Self.window(seconds: 10, count: 12)
+        // seg0 leaves when seg5 is listed (media time 12 s), and goes 6 s later, when seg8 is listed.
+        #expect(expired.prefix(8).allSatisfy { $0.isEmpty })
+        #expect(expired[8] == ["seg0.m4s"])
+        #expect(expired[9] == ["seg1.m4s"])
+        #expect(expired[11] == ["seg3.m4s"])
+    }
+
+    @Test func numbersItCouldNotKeepAreGapsSoTheNumbersStayMatched() {
+        var window = DVRWindow(seconds: 60, version: 6, targetDuration: 2)
+        _ = window.append(
+            sequence: 4, file: "seg4.m4s", duration: 2, programDateTime: Self.start, discontinuity: false,
+            map: "init.mp4", format: .fmp4, missingDuration: 2)
+        // 5 and 6 never reached the sink; 7 could not be written.
+        _ = window.append(
+            sequence: 7, file: nil, duration: 1.5, programDateTime: Self.start + 8000, discontinuity: false,
+            map: "init.mp4", format: .fmp4, missingDuration: 2)
+        let segments = window.playlist.segments
+        #expect(segments.map(\.uri) == ["seg4.m4s", "seg5.m4s", "seg6.m4s", "seg7.m4s"])
+        #expect(segments.map(\.gap) == [false, true, true, true])
+        #expect(segments.map(\.programDateTime) == [0, 4000, 6000, 8000].map { Self.start + $0 })
+        #expect(segments.map(\.duration) == [2, 2, 2, 1.5])
+        // EXT-X-GAP needs version 8.
+        #expect(window.playlist.version == 8)
+        #expect(window.playlist.render().contains("#EXT-X-GAP\n"))
+        // A number already listed changes nothing.
+        #expect(
+            window.append(
+                sequence: 7, file: "seg7.m4s", duration: 2, programDateTime: 0, discontinuity: false, map: nil,
+                format: .fmp4, missingDuration: 2) == [])
+        #expect(window.playlist.segments.count == 4)
+    }
+
+    @Test func aDiscontinuityIsCountedWhenItsSegmentLeavesAsLiveCountsIt() {
+        var window = DVRWindow(seconds: 6, version: 6, targetDuration: 2, discontinuitySequence: 2)
+        for sequence in 0..<6 {
+            _ = window.append(
+                sequence: sequence, file: "seg\(sequence).m4s", duration: 2,
+                programDateTime: Self.start + Int64(sequence) * 2000, discontinuity: sequence == 2,
+                map: sequence < 2 ? "init.mp4" : "init2.mp4", format: .fmp4, missingDuration: 2)
+            if sequence == 2 {
+                #expect(window.playlist.segments.map(\.discontinuity) == [false, false, true])
+                #expect(window.playlist.segments.last?.map == "init2.mp4")
+            }
+        }
+        // seg2 (after the discontinuity, with its own init segment) has left: counted, and its map is the head's.
+        #expect(window.playlist.mediaSequence == 3)
+        #expect(window.playlist.discontinuitySequence == 3)
+        #expect(window.playlist.initSegmentURI == "init2.mp4")
+        #expect(window.playlist.segments.allSatisfy { !$0.discontinuity && $0.map == nil })
+    }
+
+    @Test func theWindowFromAPointStartsThereButHoldsThreeTargetDurations() {
+        let (window, _) = Self.window(seconds: 60, count: 20)
+        let playlist = window.playlist
+        #expect(playlist.starting(at: 12, keeping: 6).mediaSequence == 12)
+        #expect(playlist.starting(at: 12, keeping: 6).segments.first?.uri == "seg12.m4s")
+        #expect(playlist.starting(at: 12, keeping: 6).segments.count == 8)
+        // Too near the end: the last 6 s.
+        #expect(playlist.starting(at: 19, keeping: 6).mediaSequence == 17)
+        // Gone from the window, or before it: the whole window.
+        #expect(playlist.starting(at: 0, keeping: 6) == playlist)
+        #expect(playlist.starting(at: 999, keeping: 6).segments.count == 3)
+    }
+
+    @Test func theMultivariantPlaylistPointsAtTheWindowsWithTheirQueries() {
+        let playlist = MultivariantPlaylist(
+            version: 6,
+            variants: [
+                .init(
+                    uri: "720p/media.m3u8?session=ab", bandwidth: 1, averageBandwidth: 1, codecs: [], width: 0,
+                    height: 0, frameRate: 0),
+                .init(
+                    uri: "media.m3u8", bandwidth: 1, averageBandwidth: 1, codecs: [], width: 0, height: 0, frameRate: 0),
+            ],
+            audio: [.init(groupID: "a", name: "Sound", uri: "audio/media.m3u8", channels: 2)])
+        let window = playlist.pointing(to: .dvrMediaPlaylist).adding(query: "from=12")
+        #expect(window.variants.map(\.uri) == ["720p/dvr-media.m3u8?session=ab&from=12", "dvr-media.m3u8?from=12"])
+        #expect(window.audio.map(\.uri) == ["audio/dvr-media.m3u8?from=12"])
+    }
+
+    @Test func theWindowsFolderNamesItsProcess() {
+        #expect(DVRFolder.ownerProcess(of: "demo.1234", channel: "demo") == 1234)
+        #expect(DVRFolder.ownerProcess(of: "demo.12a", channel: "demo") == nil)
+        #expect(DVRFolder.ownerProcess(of: "demo-2.1234", channel: "demo") == nil)
+        #expect(DVRFolder.ownerProcess(of: "demo.", channel: "demo") == nil)
+        #expect(DVRFolder.describe(seconds: 7200) == "2 h")
+        #expect(DVRFolder.describe(seconds: 5400) == "90 min")
+        #expect(DVRFolder.describe(seconds: 45) == "45 s")
+    }
+}
+
+/// The rewind window's sink: files on disk under their live names, the playlist written before a file goes.
+@Suite struct DVRSinkTests {
+    @Test func itKeepsTheWindowOnDiskAndDeletesWhatLeftIt() throws {
+        let folder = DirectoryMirrorTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sink = try DVRSink(folder: folder, seconds: 10) { _, _ in }
+        let store = LiveStoreTests.store(playlistSize: 3)
+        sink.receive(try #require(store.setInitSegment([9, 9])), backlog: RecordingSinkTests.idle)
+        for publication in LiveStoreTests.publish(store, count: 12, bytes: 10) {
+            sink.receive(publication, backlog: RecordingSinkTests.idle)
+        }
+        let text = try String(contentsOf: folder.appendingPathComponent("dvr-media.m3u8"), encoding: .utf8)
+        let playlist = try #require(MediaPlaylist.parse(text))
+        #expect(playlist.mediaSequence == 7)
+        #expect(playlist.segments.map(\.uri) == (7...11).map { "seg\($0).m4s" })
+        // seg0 to seg3 are gone; seg4 to seg6 wait out their grace; the init segment stays.
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+                == ["dvr-media.m3u8", "init.mp4"] + (4...11).map { "seg\($0).m4s" }.sorted())
+        #expect(try Data(contentsOf: folder.appendingPathComponent("seg11.m4s")) == Data(repeating: 11, count: 10))
+        sink.receive(store.end(), backlog: RecordingSinkTests.idle)
+        let ended = try String(contentsOf: folder.appendingPathComponent("dvr-media.m3u8"), encoding: .utf8)
+        #expect(ended.hasSuffix("#EXT-X-ENDLIST\n"))
+    }
+
+    @Test func aFolderThatCannotBeWrittenIsSaidOnceAndListedAsGaps() throws {
+        let folder = DirectoryMirrorTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let said = Mutex<[BroadcastEvent.Code]>([])
+        let sink = try DVRSink(folder: folder, seconds: 60) { code, _ in said.withLock { $0.append(code) } }
+        let store = LiveStoreTests.store(playlistSize: 3)
+        sink.receive(try #require(store.setInitSegment([1])), backlog: RecordingSinkTests.idle)
+        LiveStoreTests.publish(store, count: 1, bytes: 10).forEach {
+            sink.receive($0, backlog: RecordingSinkTests.idle)
+        }
+        try FileManager.default.removeItem(at: folder)
+        LiveStoreTests.publish(store, count: 2, from: 1, bytes: 10).forEach {
+            sink.receive($0, backlog: RecordingSinkTests.idle)
+        }
+        #expect(said.withLock { $0 } == [BroadcastEvent.Code.dvrFailed])
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        LiveStoreTests.publish(store, count: 1, from: 3, bytes: 10).forEach {
+            sink.receive($0, backlog: RecordingSinkTests.idle)
+        }
+        #expect(said.withLock { $0 } == [BroadcastEvent.Code.dvrFailed, .dvrRecovered])
+        let playlist = try #require(
+            MediaPlaylist.parse(
+                try String(contentsOf: folder.appendingPathComponent("dvr-media.m3u8"), encoding: .utf8)))
+        #expect(playlist.segments.map(\.gap) == [false, true, true, false])
+        #expect(playlist.segments.map(\.uri) == (0...3).map { "seg\($0).m4s" })
+    }
+}
