@@ -7,6 +7,11 @@
 //   player.start();
 //
 // `<video data-onair src=".../index.m3u8">` elements are set up on their own when this script loads.
+//
+// A channel published with `--dvr` can be rewound: `player.rewindTo(wallTime)` plays its rewind
+// window (`dvr.m3u8?from=N` from the segment holding that moment, or `?delay=S` for the browser's
+// own HLS) and `player.goLive()`
+// comes back to the live edge; `player.rewindWindow()` says how far back it goes.
 "use strict";
 
 (function (global) {
@@ -411,12 +416,21 @@
     class OnairPlayer {
         /**
          * @param {HTMLVideoElement} video
-         * @param {{playlist: string, engine?: "auto"|"native"|"mse", fromStart?: boolean}} options
+         * @param {{playlist: string, engine?: "auto"|"native"|"mse", fromStart?: boolean, dvr?: string}} options
          *   `fromStart`: play a recording from its first segment, never catching up with its end.
+         *   `dvr`: the channel's rewind window (`/live/<channel>/dvr.m3u8`), also settable later with `setRewindWindow`.
          */
         constructor(video, options) {
             this.video = video;
             this.playlistURL = new URL(options.playlist, location.href).href;
+            /** The live playlist, and where the playlist played now came from: it or the rewind window. */
+            this.liveURL = this.playlistURL;
+            this.dvrURL = null;
+            /** The rewind window as last read: its segments with their wall times; null before. */
+            this.window = null;
+            /** While rewound: the segment played from and the wall time asked for; null at live. */
+            this.rewound = null;
+            if (options.dvr) this.setRewindWindow(options.dvr);
             this.session = newSession();
             const native = video.canPlayType(HLS_TYPE) !== "";
             this.wanted = options.engine || "auto";
@@ -443,6 +457,128 @@
                 // A stream the browser gave up on: start again from the live edge on the next reload.
                 if (this.attached) this.detach();
             });
+            // A seek outside what is buffered (the video's own controls, a script setting currentTime
+            // within `seekable`): played from the rewind window, or from the live edge when it is near.
+            video.addEventListener("seeking", () => {
+                if (this.engine !== "mse" || !this.window || !this.attached || this.isBuffered(video.currentTime)) return;
+                const wall = this.wallOf(video.currentTime);
+                if (wall !== null) this.rewindTo(wall);
+            });
+        }
+
+        /** Lets viewers rewind, through the channel's rewind window (`dvr.m3u8`). */
+        setRewindWindow(url) {
+            if (this.dvrURL) return;
+            this.dvrURL = new URL(url, location.href).href;
+            this.refreshWindow();
+            this.windowTimer = setInterval(() => this.refreshWindow(), 5000);
+        }
+
+        /** Reads the rewind window (one variant's: every variant lists the same segments). */
+        async refreshWindow() {
+            if (!this.dvrURL || this.refreshing) return;
+            this.refreshing = true;
+            try {
+                if (!this.windowURI) {
+                    const response = await get(this.withSession(this.dvrURL), 10);
+                    if (!response.ok) throw new Error("rewind window: HTTP " + response.status);
+                    const text = await response.text();
+                    const variants = parseVariants(text, response.url);
+                    this.windowURI = variants.length ? variants[0].uri : response.url;
+                }
+                const response = await get(this.withSession(this.windowURI), 10);
+                if (!response.ok) throw new Error("rewind window: HTTP " + response.status);
+                const playlist = parseMediaPlaylist(await response.text(), response.url);
+                const segments = playlist.segments.filter((segment) => segment.dateTime !== null);
+                if (segments.length) this.window = { segments, ended: playlist.ended };
+            } catch (error) {
+                // Not there yet, or the server is away: the window keeps its last state.
+            } finally {
+                this.refreshing = false;
+            }
+        }
+
+        /**
+         * How far back viewers may go, in wall times (ms since 1970): `start`, the oldest moment kept,
+         * and `end`, where a live player plays (the hold-back behind the newest media). Null before
+         * the window is known.
+         */
+        rewindWindow() {
+            if (!this.window) return null;
+            const segments = this.window.segments;
+            const last = segments[segments.length - 1];
+            const newest = last.dateTime + last.duration * 1000;
+            const holdBack = this.playlist ? this.holdBack(this.playlist) : 6;
+            return { start: segments[0].dateTime, end: Math.max(segments[0].dateTime, newest - holdBack * 1000) };
+        }
+
+        /**
+         * Plays the channel from `wall` (ms since 1970) on, from the rewind window: with MSE from that
+         * very moment (`dvr.m3u8?from=N`, the window from the segment holding it), with the browser's
+         * HLS (which cannot seek in a live playlist) from the window as it stood then (`?delay=S`),
+         * within a segment or so. Near the live edge, plays live instead.
+         */
+        rewindTo(wall) {
+            const range = this.rewindWindow();
+            if (!range || !this.dvrURL) return false;
+            const segments = this.window.segments;
+            const nearLive = wall >= range.end - 2 * this.targetDuration() * 1000;
+            if (nearLive) return this.goLive();
+            const at = Math.max(wall, range.start);
+            const segment = segments.find((s) => s.dateTime <= at && at < s.dateTime + s.duration * 1000) || segments[0];
+            this.rewound = { from: segment.sequence, wall: at };
+            const address = new URL(this.dvrURL);
+            if (this.engine === "native") {
+                // The browser's HLS starts near the end of a live playlist and cannot seek in one: it
+                // gets the window as it stood a while ago (a playlist running that far behind), and
+                // starts its usual hold-back before that end.
+                const seconds = (Date.now() - at) / 1000 - 3 * this.targetDuration();
+                address.searchParams.set("delay", String(Math.max(1, Math.round(seconds))));
+            } else {
+                address.searchParams.set("from", String(segment.sequence));
+            }
+            this.restart(address.href);
+            return true;
+        }
+
+        /** Back to the live edge after rewinding. */
+        goLive() {
+            const was = this.rewound;
+            this.rewound = null;
+            if (was || this.playlistURL !== this.liveURL) this.restart(this.liveURL);
+            return true;
+        }
+
+        /** Seconds between the live edge and the moment on screen; null before it is known. */
+        behindLive() {
+            const range = this.rewindWindow();
+            const wall = this.wallTime(this.video.currentTime);
+            if (wall === null) return null;
+            if (!range) return this.rewound ? null : 0;
+            return Math.max(0, (range.end - wall) / 1000);
+        }
+
+        /** Plays another playlist from its start: the channel's variants are read again from it. */
+        restart(url) {
+            this.playlistURL = url;
+            this.variant = null;
+            this.playlist = null;
+            this.detach();
+            this.wake();
+        }
+
+        /** True when `time` is in a buffered range. */
+        isBuffered(time) {
+            const ranges = this.video.buffered;
+            for (let i = 0; i < ranges.length; i++) if (ranges.start(i) - 0.1 <= time && time <= ranges.end(i) + 0.1) return true;
+            return false;
+        }
+
+        /** The wall time of a media time anywhere in this attachment's run (MSE), or null. */
+        wallOf(time) {
+            const known = (this.timeline || []).filter((unit) => unit.dateTime !== null);
+            const unit = known[known.length - 1];
+            return unit ? unit.dateTime + (time - unit.start) * 1000 : null;
         }
 
         /** Starts following the channel: waits for it, plays it, notices its end. */
@@ -457,6 +593,7 @@
         stop() {
             this.running = false;
             clearInterval(this.timer);
+            clearInterval(this.windowTimer);
             this.detach();
         }
 
@@ -496,14 +633,36 @@
                     await this.reload();
                     this.problem = null;
                     if (this.playlist) wait = this.blocking() ? 0 : Math.min(1, this.playlist.targetDuration / 2);
-                    if (this.playlist && this.playlist.ended && this.finished()) return;
+                    // Moved to another playlist (rewound, or back to live) meanwhile: read it at once.
+                    if (!this.variant) wait = 0;
+                    // An ended channel is followed no more; a rewind window may still be played from.
+                    if (this.playlist && this.playlist.ended && this.finished() && !this.dvrURL) return;
                 } catch (error) {
                     this.problem = String(error.message || error);
                     if (this.state !== "ended") this.setState("waiting");
                     wait = 2;
                 }
-                if (wait > 0) await sleep(wait);
+                if (wait > 0) await this.nap(wait);
             }
+        }
+
+        /** Sleeps `seconds`, or until `wake()`. */
+        nap(seconds) {
+            return new Promise((resolve) => {
+                const timer = setTimeout(() => {
+                    this.wakeUp = null;
+                    resolve();
+                }, seconds * 1000);
+                this.wakeUp = () => {
+                    clearTimeout(timer);
+                    this.wakeUp = null;
+                    resolve();
+                };
+            });
+        }
+
+        wake() {
+            if (this.wakeUp) this.wakeUp();
         }
 
         /** True when reloads of this playlist may wait on the server for the next part. */
@@ -572,7 +731,7 @@
          */
         canStart(playlist) {
             const listed = playlist.segments.reduce((sum, segment) => sum + segment.duration, 0);
-            if (playlist.ended || (this.engine === "mse" && playlist.partTarget)) return true;
+            if (playlist.ended || this.rewound || (this.engine === "mse" && playlist.partTarget)) return true;
             return listed >= 3 * playlist.targetDuration - 0.5;
         }
 
@@ -790,7 +949,7 @@
          * PART-HOLD-BACK, moved back to a unit that starts with a keyframe.
          */
         startUnit(playlist, units) {
-            if (this.fromStart) return units[0] || null;
+            if (this.fromStart || this.rewound) return units[0] || null;
             const holdBack = this.holdBack(playlist);
             let ahead = 0;
             let index = units.length - 1;
@@ -904,7 +1063,9 @@
             if (!this.startedPlaying) {
                 this.startedPlaying = true;
                 this.startedAt = Date.now();
-                this.video.currentTime = start;
+                // Rewound: the moment asked for, inside this first segment.
+                const into = this.rewound && unit.dateTime !== null ? (this.rewound.wall - unit.dateTime) / 1000 : 0;
+                this.video.currentTime = start + Math.min(Math.max(0, into), Math.max(0, unit.duration - 0.1));
                 this.play();
             }
         }
@@ -916,6 +1077,10 @@
          */
         position() {
             if (this.positioned || !this.startedPlaying || !this.timeline.length) return;
+            if (this.rewound) {
+                this.positioned = true;
+                return;
+            }
             const video = this.video;
             const buffered = video.buffered;
             const wanted = Date.now() - this.holdBack(this.playlist) * 1000;
@@ -929,6 +1094,26 @@
                 }
             }
             if (Date.now() - this.startedAt > 5000) this.positioned = true;
+        }
+
+        /**
+         * MSE with a rewind window: the video's `seekable` range covers the window, from its oldest
+         * moment to the newest media, so the video's controls and other scripts can seek in it.
+         */
+        updateSeekable(end) {
+            const range = this.rewindWindow();
+            const source = this.mediaSource;
+            if (!range || !source || source.readyState !== "open" || !source.setLiveSeekableRange) return;
+            const oldest = this.wallOf(0);
+            if (oldest === null) return;
+            const start = Math.max(0, (range.start - oldest) / 1000);
+            try {
+                if (source.duration !== Infinity && !Array.from(source.sourceBuffers).some((b) => b.updating))
+                    source.duration = Infinity;
+                source.setLiveSeekableRange(Math.min(start, end), end);
+            } catch (error) {
+                // A buffer was busy: next tick.
+            }
         }
 
         /** Keeps at most `keep` seconds behind the playhead in the SourceBuffers. */
@@ -970,6 +1155,7 @@
                 this.lastBufferedEnd = end;
                 return;
             }
+            this.updateSeekable(end);
             if (video.paused || video.seeking || !this.playlist) return;
             this.position();
             const holdBack = this.holdBack(this.playlist);
@@ -988,7 +1174,7 @@
                         return;
                     }
                 }
-            } else if (this.fromStart) {
+            } else if (this.fromStart || this.rewound) {
                 return;
             } else if (this.state === "live" && behind > holdBack + jump) {
                 video.currentTime = end - holdBack;

@@ -36,12 +36,42 @@
         [Math.floor(seconds / 3600), Math.floor(seconds / 60) % 60, seconds % 60]
             .map((n) => String(n).padStart(2, "0"))
             .join(":");
+
+    // The rewind bar (a channel published with --dvr): the window from its oldest moment to the
+    // live edge, the moment on screen marked; let go to play from there, LIVE to come back.
+    const bar = $("rewind-bar");
+    let dragging = false;
+    const behindText = (seconds) => (seconds < 1 ? "" : "−" + clock(Math.round(seconds)));
+    setInterval(() => {
+        const range = player.rewindWindow();
+        if (!range) return;
+        const span = Math.max(1, Math.round((range.end - range.start) / 1000));
+        bar.max = String(span);
+        const behind = player.behindLive();
+        if (!dragging && behind !== null) bar.value = String(Math.max(0, span - Math.round(behind)));
+        if (!dragging) $("rewind-behind").textContent = player.rewound && behind !== null ? behindText(behind) : "";
+        $("rewind-live").dataset.live = String(!player.rewound);
+    }, 500);
+    bar.addEventListener("input", () => {
+        dragging = true;
+        $("rewind-behind").textContent = behindText(Number(bar.max) - Number(bar.value));
+    });
+    bar.addEventListener("change", () => {
+        dragging = false;
+        const range = player.rewindWindow();
+        if (range) player.rewindTo(range.start + Number(bar.value) * 1000);
+    });
+    $("rewind-live").addEventListener("click", () => player.goLive());
     async function refreshFacts() {
         try {
             const response = await fetch(OnairPage.api(), { cache: "no-store" });
             const info = (await response.json()).find((c) => c.name === channel);
             if (!info) return;
             if (info.playlist) showCodes(info);
+            if (info.dvrPlaylist && !player.dvrURL) {
+                player.setRewindWindow(info.dvrPlaylist);
+                $("rewind").hidden = false;
+            }
             $("viewers").textContent = String(info.viewers);
             $("resolution").textContent = info.width + "×" + info.height + " · " + info.fps + " fps";
             $("uptime").textContent = clock(info.uptimeSeconds);

@@ -89,6 +89,7 @@ struct LiveRoutes {
         var key = channel.name + "/" + (live.rendition.map { $0 + "/" } ?? "") + live.file
         if live.skip != nil { key += "?skip" }
         if let from = live.from { key += "?from=\(from)" }
+        if let delay = live.delay { key += "?delay=\(delay)" }
         if file.perSession, let session = live.session { key += "?" + session }
         if access != nil, !file.immutable, let token = live.token { key += "?" + token }
         let body = try bodies.body(for: key, bytes: file.bytes, gzip: gzip)
@@ -117,18 +118,22 @@ struct LiveRoutes {
             else { return nil }
             playlist = playlist.pointing(to: .dvrMediaPlaylist)
             if let from = request.from { playlist = playlist.adding(query: "from=\(from)") }
+            if let delay = request.delay { playlist = playlist.adding(query: "delay=\(delay)") }
             file.bytes = Array(playlist.render().utf8)
             return file
         case .dvrMediaPlaylist:
             let path = window.folder(of: request.rendition).appendingPathComponent(request.file).path
-            let from = request.from
+            let (from, delay) = (request.from, request.delay)
+            let now = MediaClock.wallMilliseconds()
             let bytes = try await NIOThreadPool.singleton.runIfActive { () -> [UInt8]? in
                 guard let data = FileManager.default.contents(atPath: path) else { return nil }
-                guard let from, let playlist = MediaPlaylist.parse(String(decoding: data, as: UTF8.self)) else {
-                    return Array(data)
-                }
-                let start = playlist.starting(at: from, keeping: 3 * Double(playlist.targetDuration))
-                return Array(start.render().utf8)
+                guard from != nil || delay != nil,
+                    var playlist = MediaPlaylist.parse(String(decoding: data, as: UTF8.self))
+                else { return Array(data) }
+                let minimum = 3 * Double(playlist.targetDuration)
+                if let delay { playlist = playlist.ending(atWallTime: now - Int64(delay) * 1000, keeping: minimum) }
+                if let from { playlist = playlist.starting(at: from, keeping: minimum) }
+                return Array(playlist.render().utf8)
             }
             return bytes.map { LiveFile(bytes: $0, contentType: name.contentType, immutable: false) }
         case .segment, .initSegment:

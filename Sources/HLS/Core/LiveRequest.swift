@@ -40,6 +40,9 @@ public struct LiveRequest: Sendable, Equatable {
     public var token: String?
     /// `from`: the rewind window from this segment on (`dvr.m3u8?from=N`), where a player rewinds to.
     public var from: Int?
+    /// `delay`: the rewind window as it stood this many seconds ago (`dvr.m3u8?delay=60`), a live
+    /// playlist running that far behind, for players that cannot be told where to start.
+    public var delay: Int?
 
     /// Parses the two path components as the router found them (percent-decoded) and the raw query.
     public static func parse(
@@ -56,7 +59,8 @@ public struct LiveRequest: Sendable, Equatable {
             guard let key = decode(pair[0]), let value = pair.count > 1 ? decode(pair[1]) : "" else {
                 throw .badQuery("the query is not percent-encoded correctly")
             }
-            guard key.hasPrefix("_HLS_") || key == "session" || key == "token" || key == "from" else { continue }
+            guard key.hasPrefix("_HLS_") || key == "session" || key == "token" || key == "from" || key == "delay"
+            else { continue }
             guard seen.insert(key).inserted else { throw .badQuery("\(key) is given twice") }
             switch key {
             case "_HLS_msn": request.msn = try number(value, name: key)
@@ -69,6 +73,8 @@ public struct LiveRequest: Sendable, Equatable {
                 if isToken(value, limit: 64, dots: false) { request.session = value }
             case "from":
                 request.from = try number(value, name: key)
+            case "delay":
+                request.delay = try number(value, name: key)
             case "token":
                 // Not a token of ours: a private channel refuses the request as it refuses no token.
                 if isToken(value, limit: 128, dots: true) { request.token = value }

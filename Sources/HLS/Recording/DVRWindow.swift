@@ -99,6 +99,20 @@ public struct DVRWindow: Sendable, Equatable {
 }
 
 extension MediaPlaylist {
+    /// The playlist as it stood at `wallTime` (ms since 1970): without the segments that end after
+    /// it, and not ended when any was left out. It keeps at least `minimum` seconds from its head.
+    public func ending(atWallTime wallTime: Int64, keeping minimum: Double) -> MediaPlaylist {
+        var playlist = self
+        while let last = playlist.segments.last,
+            last.programDateTime + Int64((last.duration * 1000).rounded()) > wallTime,
+            playlist.duration - last.duration >= minimum
+        {
+            playlist.segments.removeLast()
+            playlist.ended = false
+        }
+        return playlist
+    }
+
     /// The playlist from segment `sequence` on (a player rewinding there starts at the first
     /// listed segment), but never holding less than `minimum` seconds (3 target durations: a
     /// shorter live playlist is refused by players), and whole when `sequence` has left it.

@@ -1,0 +1,280 @@
+"""Rewind while live (--dvr): the window's playlists and files on disk, what viewers get of them, and
+rewinding and coming back to live in Chromium with both player engines."""
+
+import time
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from browser import console_errors, player_status, save_screenshot, start_chromium
+from harness import Publisher, ffprobe, fetch, run_onair, wait_until
+from hls_rules import MediaPlaylist, check_history, check_media_playlist, check_multivariant
+
+ENGINES = ["native", "mse"]
+
+
+def window_of(publisher, rendition=""):
+    response = publisher.get(f"{rendition}dvr-media.m3u8")
+    assert response.status == 200, response.status
+    return MediaPlaylist(response.text)
+
+
+def served(publisher, name):
+    """True once the server answers `name` with 200 (None while it does not answer at all)."""
+    response = publisher.get(name)
+    return response is not None and response.status == 200
+
+
+def sequence_of(uri):
+    return int(uri.removeprefix("seg").split(".")[0])
+
+
+@pytest.fixture(scope="module")
+def short(tmp_path_factory):
+    """A channel with a 30 s window, and its window's folder."""
+    folder = tmp_path_factory.mktemp("dvr")
+    publisher = Publisher("--dvr", "30s", "--dvr-dir", str(folder), "--playlist-size", "3")
+    publisher.wait_for_segments(1)
+    yield publisher, folder
+    publisher.kill()
+
+
+def test_the_window_is_a_playlist_of_its_own_numbered_as_live(short, tmp_path):
+    publisher, folder = short
+    history = []
+    # Until the window has slid: 30 s kept, 3 segments of 2 s live.
+    deadline = time.monotonic() + 75
+    while True:
+        window = window_of(publisher)
+        history.append((time.monotonic(), window))
+        if window.sequence >= 4 or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    assert window.sequence >= 4, "the window slid"
+    check_history(history)
+    check_media_playlist(window, "fmp4", window=10)
+    # The last 30 s: what follows the head fills less than the window.
+    assert 30 <= window.duration < 32, window.duration
+    # Whole segments only, never parts; numbered and timed as the live playlist numbers and times them.
+    live = MediaPlaylist(publisher.get("media.m3u8").text)
+    assert "EXT-X-PART-INF" not in window.tags
+    by_uri = {segment["uri"]: segment for segment in window.segments}
+    for offset, segment in enumerate(live.segments):
+        if segment["uri"] in by_uri:
+            assert by_uri[segment["uri"]]["pdt"] == segment["pdt"]
+            assert window.segments.index(by_uri[segment["uri"]]) + window.sequence == live.sequence + offset
+    assert [sequence_of(s["uri"]) for s in window.segments] == list(
+        range(window.sequence, window.sequence + len(window.segments)))
+    # A segment the live store has let go is served from the window, and plays.
+    oldest = window.segments[0]["uri"]
+    assert oldest not in [s["uri"] for s in live.segments]
+    response = publisher.get(oldest)
+    assert response.status == 200 and response.headers["content-type"] == "video/mp4"
+    assert "immutable" in response.headers["cache-control"]
+    assert response.body == (folder / next(folder.iterdir()).name / oldest).read_bytes()
+    sample = tmp_path / "oldest.mp4"
+    sample.write_bytes(publisher.get("init.mp4").body + response.body)
+    probe = ffprobe(sample, "-show_packets")
+    assert {s["codec_type"] for s in probe["streams"]} == {"video", "audio"}
+    assert len([p for p in probe["packets"] if p["stream_index"] == 0]) == 60
+    # The multivariant playlist points at the window.
+    index = publisher.get("dvr.m3u8")
+    assert index.status == 200 and index.headers["content-type"] == "application/vnd.apple.mpegurl"
+    check_multivariant(index.text)
+    assert index.text.splitlines()[-1] == "dvr-media.m3u8"
+
+
+def test_files_that_left_the_window_leave_the_disk(short):
+    publisher, folder = short
+    wait_until(lambda: window_of(publisher).sequence >= 8, 60, what="the window to slide 8 segments")
+    window = window_of(publisher)
+    [run] = list(folder.iterdir())
+    assert run.name == f"demo.{publisher.process.pid}"
+    on_disk = sorted(sequence_of(p.name) for p in run.glob("seg*.m4s"))
+    # What the window lists, and the 3 target durations of media after a segment left it.
+    assert on_disk[-1] >= window.sequence + len(window.segments) - 1
+    assert window.sequence - 4 <= on_disk[0] <= window.sequence, (on_disk[0], window.sequence)
+    assert publisher.get(f"seg{on_disk[0] - 1}.m4s").status == 404
+    assert not list(run.glob(".*.tmp"))
+
+
+def test_a_window_from_a_segment_starts_there_with_three_target_durations(short):
+    publisher, _ = short
+    window = window_of(publisher)
+    start = window.sequence + 2
+    index = publisher.get(f"dvr.m3u8?from={start}&session=abc")
+    assert f"dvr-media.m3u8?session=abc&from={start}" in index.text
+    from_there = MediaPlaylist(publisher.get(f"dvr-media.m3u8?from={start}").text)
+    assert from_there.sequence == start and from_there.segments[0]["uri"] == f"seg{start}.m4s"
+    check_media_playlist(from_there, "fmp4", window=1)
+    # Too near the live edge: the last three target durations, which players need to start.
+    near = MediaPlaylist(publisher.get("dvr-media.m3u8?from=100000").text)
+    assert near.duration >= 6 and near.segments[-1]["uri"] == window_of(publisher).segments[-1]["uri"]
+    assert publisher.get("dvr-media.m3u8?from=x").status == 400
+
+
+def test_a_folder_that_cannot_be_written_is_refused_before_anything_starts(tmp_path):
+    (tmp_path / "a-file").write_text("")
+    result = run_onair("publish", "--dvr", "2h", "--dvr-dir", str(tmp_path / "a-file" / "dvr"), timeout=20)
+    assert result.returncode == 2
+    assert "is not writable; choose one you can write to with --dvr-dir" in result.stderr
+
+
+def test_bad_windows_are_refused_before_anything_starts():
+    for arguments, message in [
+        (["--dvr", "10s"], "--dvr 10s is out of range"),
+        (["--dvr", "200h"], "--dvr 200h is out of range"),
+        (["--dvr-dir", "/tmp"], "--dvr-dir needs --dvr"),
+        (["--dvr", "1h", "--no-serve", "--push", "http://127.0.0.1:9/x/"], "--dvr needs the built-in server"),
+    ]:
+        result = run_onair("publish", *arguments, timeout=20)
+        assert result.returncode == 2, (arguments, result.stderr)
+        assert message in result.stderr, result.stderr
+        assert len(result.stderr.strip().splitlines()) <= 2, result.stderr
+
+
+def test_the_window_is_removed_when_the_broadcast_stops(tmp_path):
+    publisher = Publisher("--dvr", "1m", "--dvr-dir", str(tmp_path))
+    try:
+        publisher.wait_for_segments(2)
+        info = fetch(f"{publisher.base}/api/channels").json()[0]
+        assert info["dvrSeconds"] == 60 and info["dvrPlaylist"] == "/live/demo/dvr.m3u8"
+        assert "viewers can rewind 1 min" in publisher.output()
+        run = tmp_path / f"demo.{publisher.process.pid}"
+        assert (run / "dvr-media.m3u8").exists()
+        # A folder a killed run left behind goes too.
+        stale = tmp_path / "demo.999999999"
+        stale.mkdir()
+        assert publisher.stop() == 0
+        assert not run.exists()
+    finally:
+        publisher.kill()
+    again = Publisher("--dvr", "1m", "--dvr-dir", str(tmp_path))
+    try:
+        again.wait_for_segments(1)
+        assert sorted(p.name for p in tmp_path.iterdir()) == [f"demo.{again.process.pid}"]
+    finally:
+        again.kill()
+
+
+def test_a_ladder_has_a_window_per_rendition(tmp_path):
+    publisher = Publisher("--renditions", "720p,360p", "--dvr", "1m", "--dvr-dir", str(tmp_path), channel="ladder")
+    try:
+        wait_until(lambda: all(served(publisher, f"{rendition}/dvr-media.m3u8") for rendition in ("720p", "360p", "audio")),
+                   30, what="every rendition's window")
+        index = publisher.get("dvr.m3u8").text
+        check_multivariant(index)
+        assert "720p/dvr-media.m3u8" in index and "360p/dvr-media.m3u8" in index
+        assert 'URI="audio/dvr-media.m3u8"' in index
+        windows = {rung: window_of(publisher, rung + "/") for rung in ("720p", "360p")}
+        assert windows["720p"].sequence == windows["360p"].sequence
+        assert [s["pdt"] for s in windows["720p"].segments[:2]] == [s["pdt"] for s in windows["360p"].segments[:2]]
+    finally:
+        publisher.kill()
+
+
+# In the browser: a channel that has been live long enough to rewind 60 s.
+
+@pytest.fixture(scope="module")
+def browser():
+    driver = start_chromium()
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def long_live(tmp_path_factory):
+    publisher = Publisher("--dvr", "5m", "--dvr-dir", str(tmp_path_factory.mktemp("dvr-long")), channel="rewind")
+    wait_until(lambda: served(publisher, "dvr-media.m3u8")
+               and MediaPlaylist(publisher.get("dvr-media.m3u8").text).duration >= 76, 120,
+               interval=1, what="76 s in the rewind window")
+    yield publisher
+    publisher.kill()
+
+
+@pytest.fixture
+def page(browser):
+    browser.get("about:blank")
+    console_errors(browser)
+    yield browser
+    assert console_errors(browser) == []
+
+
+def picture_behind(page):
+    """Seconds between now and the capture time written into the frame on screen."""
+    return page.execute_script(
+        "const wall = OnairTimeCode.read(window.onair.video); return wall === null ? null : (Date.now() - wall) / 1000;")
+
+
+def settled_behind(page):
+    """How far behind now the live pictures are, once the player has settled (five readings over a
+    second within half a second: the MSE player moves its playhead once, soon after it starts)."""
+    readings = []
+
+    def steady():
+        readings.append(picture_behind(page) or 99)
+        recent = readings[-5:]
+        return len(recent) == 5 and max(recent) - min(recent) < 0.5 and recent[-1] < 15
+
+    wait_until(steady, 30, interval=0.25, what="the live pictures to settle")
+    return readings[-1]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_rewind_60_seconds_then_back_to_live(page, long_live, engine):
+    page.get(f"{long_live.base}/watch/rewind?engine={engine}")
+    wait_until(lambda: player_status(page)["time"] > 0.5, 30, interval=0.1, what="playback to start")
+    wait_until(lambda: page.find_element(By.ID, "rewind").is_displayed(), 10, what="the rewind bar")
+    wait_until(lambda: page.execute_script("return window.onair.rewindWindow() !== null"), 10, what="the window")
+    page.execute_script("const s = document.createElement('script'); s.src = '/web/timecode.js'; document.head.append(s)")
+    wait_until(lambda: page.execute_script("return typeof OnairTimeCode !== 'undefined'"), 5, what="timecode.js")
+    live_behind = settled_behind(page)
+    assert page.find_element(By.ID, "rewind-live").get_attribute("data-live") == "true"
+
+    # Drag the bar 60 s back and let go.
+    page.execute_script("""
+        const bar = document.getElementById('rewind-bar');
+        bar.value = String(Number(bar.max) - 60);
+        bar.dispatchEvent(new Event('input'));
+        bar.dispatchEvent(new Event('change'));""")
+    wait_until(lambda: page.execute_script("return window.onair.rewound !== null"), 5, what="the player to rewind")
+    # What is on screen is what was captured a minute before the live pictures (the time code in the
+    # picture says when); the browser's HLS starts within a segment or two of where it is asked.
+    wait_until(lambda: 60 + live_behind - 4 <= (picture_behind(page) or 0) <= 60 + live_behind + 6
+               and not player_status(page)["paused"], 30, interval=0.2, what="playback 60 s back")
+    time_before = player_status(page)["time"]
+    wait_until(lambda: player_status(page)["time"] - time_before >= 2, 10, interval=0.1, what="it to play on")
+    behind = picture_behind(page)
+    assert 60 + live_behind - 4 <= behind <= 60 + live_behind + 6, (behind, live_behind)
+    if engine == "mse":
+        # Where the player says it is, from PROGRAM-DATE-TIME, is where the picture says.
+        assert abs(behind - player_status(page)["latency"]) < 0.5
+    wait_until(lambda: page.find_element(By.ID, "rewind-behind").text.startswith("−00:01"), 5,
+               what="how far behind, shown")
+    assert page.find_element(By.ID, "rewind-live").get_attribute("data-live") == "false"
+    if engine == "mse":
+        # The video's seekable range covers the window, for its controls and other scripts.
+        start, end, now = page.execute_script(
+            "const v = window.onair.video; return [v.seekable.start(0), v.seekable.end(v.seekable.length - 1), v.currentTime];")
+        assert end - start >= 75 and start <= now - 10 and end >= now + 55, (start, end, now)
+    save_screenshot(page, f"rewound-{engine}.png")
+
+    page.find_element(By.ID, "rewind-live").click()
+    wait_until(lambda: page.execute_script("return window.onair.rewound === null"), 5, what="the player to go live")
+    wait_until(lambda: (picture_behind(page) or 99) <= live_behind + 3 and not player_status(page)["paused"],
+               30, interval=0.2, what="the player back at the live edge")
+    wait_until(lambda: page.find_element(By.ID, "rewind-live").get_attribute("data-live") == "true", 2,
+               what="LIVE lit again")
+
+
+def test_a_seek_in_the_videos_own_range_rewinds(page, long_live):
+    # MSE: what the video's controls do, setting currentTime within `seekable`.
+    page.get(f"{long_live.base}/watch/rewind?engine=mse")
+    wait_until(lambda: player_status(page)["time"] > 0.5, 30, interval=0.1, what="playback to start")
+    wait_until(lambda: page.execute_script("const v = window.onair.video; return v.seekable.length > 0 && "
+                                           "v.seekable.end(0) - v.seekable.start(0) > 70"), 15, what="a seekable window")
+    wait_until(lambda: (player_status(page)["latency"] or 99) < 15, 20, interval=0.2, what="a live latency")
+    page.execute_script("const v = window.onair.video; v.currentTime = v.currentTime - 45;")
+    wait_until(lambda: page.execute_script("return window.onair.rewound !== null"), 5, what="the player to rewind")
+    wait_until(lambda: 45 <= (player_status(page)["latency"] or 0) <= 65 and not player_status(page)["paused"],
+               30, interval=0.2, what="playback 45 s back")
