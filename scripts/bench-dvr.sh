@@ -33,9 +33,9 @@ measure ffmpeg ffmpeg -hide_banner -nostdin -re -f lavfi -i "sine=frequency=440:
     -hls_segment_filename "$work/ffmpeg/seg%d.m4s" "$work/ffmpeg/media.m3u8" >"$work/ffmpeg.result" &
 
 # Resident memory of each, once a minute, while they run.
-rss() {  # command line pattern -> MiB, or -
+rss() {  # command line pattern (the process itself, not GNU time's) -> MiB, or -
     local pid
-    pid=$(pgrep -f -- "$1" | head -1) || true
+    pid=$(pgrep -f -- "^[^ ]*$1" | head -1) || true
     [[ -n $pid ]] && awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$pid/status" 2>/dev/null || echo -
 }
 disk() {  # folder -> MB in it
@@ -45,8 +45,8 @@ echo "resident memory (MiB) and the window on disk (MB), once a minute"
 printf "%7s %12s %12s %12s %12s %12s %12s\n" "minute" "1m: RSS" "1m: disk" "2h: RSS" "2h: disk" "ffmpeg: RSS" "ffmpeg: disk"
 for ((minute = 1; minute * 60 < seconds; minute++)); do
     sleep 60
-    printf "%7d %12s %12s %12s %12s %12s %12s\n" "$minute" "$(rss 'channel minute ')" "$(disk "$work/dvr-minute")" \
-        "$(rss 'channel hours ')" "$(disk "$work/dvr-hours")" "$(rss "$work/ffmpeg/media")" "$(disk "$work/ffmpeg")"
+    printf "%7d %12s %12s %12s %12s %12s %12s\n" "$minute" "$(rss 'onair publish --channel minute ')" "$(disk "$work/dvr-minute")" \
+        "$(rss 'onair publish --channel hours ')" "$(disk "$work/dvr-hours")" "$(rss "ffmpeg .*$work/ffmpeg/media")" "$(disk "$work/ffmpeg")"
 done
 wait
 read -r _ minute_cpu minute_peak <"$work/minute.result"

@@ -82,6 +82,17 @@ public final class Broadcast: Sendable {
                     root: URL(fileURLWithPath: root), channel: config.channel, keep: config.recordKeep,
                     maxBytes: config.recordMaxBytes)
         }
+        // The recording in object storage: a new recording each broadcast, under its start time.
+        let cloudRecording = config.recordS3.map { location in
+            let storage = S3RecordingStorage(location: location)
+            let path = "\(config.channel)/\(RecordingPlan.folderName(startedAt: clock.anchorWallMilliseconds))"
+            return (
+                plan: RecordingDestination(
+                    RecordingPlan(folder: URL(fileURLWithPath: "/" + path), continuing: [:])),
+                storage: storage, address: storage.address + path + "/"
+            )
+        }
+        if let cloudRecording { logger.notice("recording to \(cloudRecording.address)") }
         if let recording {
             logger.notice(
                 recording.continuing.isEmpty
@@ -158,12 +169,19 @@ public final class Broadcast: Sendable {
                     recording: $0.folder, rendition: folder, writesIndex: number == 0,
                     continuing: $0.continuing[folder] ?? nil, retention: retention, report: hub.reporter)
             }
+            let cloudRecorder = cloudRecording.map {
+                RecordingSink(
+                    plan: $0.plan, rendition: folder, writesIndex: number == 0, retention: nil, after: nil,
+                    destination: $0.address + (folder.map { $0 + "/" } ?? ""), storage: $0.storage,
+                    report: hub.reporter)
+            }
             let rewind = try dvr.map {
                 try DVRSink(folder: $0.folder(of: folder), seconds: $0.seconds, report: hub.reporter)
             }
             let runners =
                 [SinkRunner(store)] + (mirror.map { [SinkRunner($0)] } ?? []) + pushes.map { SinkRunner($0) }
-                + (recorder.map { [SinkRunner($0)] } ?? []) + (rewind.map { [SinkRunner($0)] } ?? [])
+                + (recorder.map { [SinkRunner($0)] } ?? []) + (cloudRecorder.map { [SinkRunner($0)] } ?? [])
+                + (rewind.map { [SinkRunner($0)] } ?? [])
             // The audio rendition is cut on the same grid, at the first AAC frame on or after each point.
             let segmenter =
                 rung == nil

@@ -40,6 +40,8 @@ public struct BroadcastConfiguration: Sendable {
     public var hlsDirectory: String?
     /// `--record`: where the whole broadcast is kept.
     public var recordDirectory: String?
+    /// `--record s3://…`: where the whole broadcast is kept in object storage instead.
+    public var recordS3: PushDestination.S3Location?
     /// `--record-mp4`: also save the recording as one MP4 when the broadcast stops.
     public var recordMP4 = false
     /// `--record-keep` / `--record-max-size`: how many of the channel's recordings, and how many bytes, to keep.

@@ -78,8 +78,11 @@ struct Publish: AsyncParsableCommand {
         guard Self.isChannelName(channel) else {
             throw ValidationError("channel '\(channel)' must be 1 to 64 letters, digits, '-' or '_'")
         }
-        if recordMP4, recording.record == nil {
-            throw ValidationError("--record-mp4 needs --record DIR: the MP4 is made from the recording")
+        if recordMP4, recording.record == nil || recording.isObjectStorage {
+            throw ValidationError(
+                recording.isObjectStorage
+                    ? "--record-mp4 is made from a recording on this machine's disk, not one in object storage"
+                    : "--record-mp4 needs --record DIR: the MP4 is made from the recording")
         }
         if rewind.dvr != nil, push.noServe {
             throw ValidationError("--dvr needs the built-in server: viewers rewind through it (drop --no-serve)")
@@ -117,7 +120,8 @@ struct Publish: AsyncParsableCommand {
         config.playlistSize = output.playlistSize
         config.partDuration = output.lowLatencyPart
         config.hlsDirectory = output.hlsDir
-        config.recordDirectory = recording.record
+        config.recordDirectory = recording.folder?.path
+        config.recordS3 = try? recording.s3Location(environment: ProcessInfo.processInfo.environment)
         config.recordMP4 = recordMP4
         config.recordKeep = recording.recordKeep
         config.recordMaxBytes = recording.recordMaxSize?.bytes

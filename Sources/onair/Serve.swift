@@ -60,6 +60,11 @@ struct Serve: AsyncParsableCommand {
     var logFormat = LogFormat.text
 
     func validate() throws {
+        if recording.isObjectStorage {
+            throw ValidationError(
+                "onair serve keeps its channels' recordings on its own disk (--record DIR); object storage is for onair publish"
+            )
+        }
         guard playlistSize >= 3, playlistSize <= 1000 else {
             throw ValidationError("--playlist-size \(playlistSize) is out of range: 3 to 1000")
         }

@@ -196,3 +196,53 @@ def test_an_origin_records_each_run_of_the_channels_it_hosts(tmp_path):
             ("relayed", folder.name, True) for folder, _ in reversed(recordings)]
     finally:
         origin.stop()
+
+
+def test_a_recording_kept_in_s3_ends_as_vod_in_the_bucket(tmp_path):
+    """`--record s3://…`: the same recording, put in object storage (SeaweedFS's S3 gateway)."""
+    from destinations import SeaweedFS
+    store = SeaweedFS(tmp_path / "seaweedfs")
+    publisher = Publisher("--size", "640x360", "--record", "s3://live/archive/", env=store.environment())
+    try:
+        found = wait_until(lambda: re.search(r"recording to s3://live/archive/(demo/\S+Z)/", publisher.output()), 20,
+                           what="where the recording goes")
+        base = f"{store.base}/live/archive/{found.group(1)}/"
+        wait_until(lambda: (r := fetch(base + "media.m3u8")) is not None and r.status == 200
+                   and len(MediaPlaylist(r.text).segments) >= 4, 30, what="4 segments recorded in the bucket")
+        live = MediaPlaylist(fetch(base + "media.m3u8").text)
+        check_recording(live, "fmp4")
+        assert not live.ended
+        assert fetch(base + "media.m3u8").headers["cache-control"] == "no-cache"
+        assert publisher.stop() == 0
+        wait_until(lambda: MediaPlaylist(fetch(base + "media.m3u8").text).ended, 10, what="VOD in the bucket")
+        vod = MediaPlaylist(fetch(base + "media.m3u8").text)
+        check_recording(vod, "fmp4")
+        assert [s["uri"] for s in vod.segments] == [f"seg{n}.m4s" for n in range(len(vod.segments))]
+        check_multivariant(fetch(base + "index.m3u8").text)
+        copy = tmp_path / "copy" / "demo" / "recording"
+        copy.mkdir(parents=True)
+        (copy / "init.mp4").write_bytes(fetch(base + "init.mp4").body)
+        for segment in vod.segments:
+            response = fetch(base + segment["uri"])
+            assert response.status == 200 and response.headers["content-type"] == "video/mp4"
+            assert "immutable" in response.headers["cache-control"]
+            (copy / segment["uri"]).write_bytes(response.body)
+            counted = frames_in(copy, "init.mp4", segment["uri"])
+            assert counted["video"] == round(segment["duration"] * 30), (segment, counted)
+        assert "[record_failed]" not in publisher.output()
+    finally:
+        publisher.kill()
+        store.stop()
+
+
+def test_s3_recording_options_are_checked_before_anything_starts(tmp_path):
+    keys = {"AWS_ACCESS_KEY_ID": "k", "AWS_SECRET_ACCESS_KEY": "s"}
+    for arguments, env, message in [
+        (["publish", "--record", "s3://live/x/"], {}, "--record s3://live/x/: no S3 credentials"),
+        (["publish", "--record", "s3://live/x/", "--record-mp4"], keys, "--record-mp4 is made from a recording on"),
+        (["publish", "--record", "s3://live/x/", "--record-keep", "2"], keys, "keep a bucket's recordings with its"),
+        (["serve", "--record", "s3://live/x/"], keys, "onair serve keeps its channels' recordings on its own disk"),
+    ]:
+        result = run_onair(*arguments, env={"AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "", **env}, timeout=20)
+        assert result.returncode == 2, (arguments, result.stderr)
+        assert message in result.stderr, result.stderr

@@ -75,4 +75,16 @@ import Testing
             #expect(throws: PushDestination.Refusal.self) { try PushDestination.header(text) }
         }
     }
+
+    @Test func aRecordingInS3IsKeptUnderThePrefixByChannelStartAndRendition() throws {
+        guard case .s3(let location) = try PushDestination.parse("s3://live/archive", environment: Self.credentials)
+        else { Issue.record("not s3"); return }
+        let storage = S3RecordingStorage(location: location)
+        #expect(storage.address == "s3://live/archive/")
+        let folder = URL(fileURLWithPath: "/demo/2026-11-24T07-05-09Z/720p")
+        #expect(S3RecordingStorage.key("seg3.m4s", in: folder) == "demo/2026-11-24T07-05-09Z/720p/seg3.m4s")
+        #expect(
+            S3RecordingStorage.key("index.m3u8", in: URL(fileURLWithPath: "/demo/2026-11-24T07-05-09Z"))
+                == "demo/2026-11-24T07-05-09Z/index.m3u8")
+    }
 }

@@ -17,6 +17,7 @@ public final class RecordingSink: PublicationSink, @unchecked Sendable {
     public let destination: String
     private let report: EventReporter
     private let plan: RecordingDestination
+    private let storage: any RecordingStorage
     private let rendition: String?
     private let writesIndex: Bool
     private let announces: Bool
@@ -65,8 +66,10 @@ public final class RecordingSink: PublicationSink, @unchecked Sendable {
     /// `announces`: says where the recording goes (`record_started`) once it is planned.
     public init(
         plan: RecordingDestination, rendition: String?, writesIndex: Bool, retention: RecordingRetention?,
-        after sequence: Int?, destination: String, announces: Bool = false, report: @escaping EventReporter
+        after sequence: Int?, destination: String, announces: Bool = false,
+        storage: any RecordingStorage = DiskRecordingStorage(), report: @escaping EventReporter
     ) {
+        self.storage = storage
         self.announces = announces
         self.plan = plan
         self.rendition = rendition
@@ -82,7 +85,7 @@ public final class RecordingSink: PublicationSink, @unchecked Sendable {
         if let folder { return folder }
         let planned = plan.resolved
         let made = rendition.map { planned.folder.appendingPathComponent($0) } ?? planned.folder
-        try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true)
+        try storage.makeFolder(made)
         let continuing = planned.continuing[rendition] ?? nil
         playlist = continuing
         nextNumber = continuing.map(Self.nextNumber(after:)) ?? 0
@@ -93,6 +96,11 @@ public final class RecordingSink: PublicationSink, @unchecked Sendable {
         folder = made
         if announces { report(.recordStarted, "recording \(destination) to \(planned.folder.path)") }
         return made
+    }
+
+    /// Where the recording is, for messages: its folder on disk, or where it is sent.
+    private var place: String {
+        storage is DiskRecordingStorage ? folder?.path ?? destination : destination
     }
 
     /// The number after the highest segment a recording's playlist names.
@@ -112,13 +120,13 @@ public final class RecordingSink: PublicationSink, @unchecked Sendable {
             prune()
             if failing {
                 failing = false
-                report(.recordRecovered, "the recording in \(folder.path) can be written again")
+                report(.recordRecovered, "the recording in \(place) can be written again")
             }
         } catch {
             if !failing {
                 report(
                     .recordFailed,
-                    "the recording in \(folder?.path ?? destination) cannot be written (\(error)): the live stream goes on, "
+                    "the recording in \(place) cannot be written (\(error)): the live stream goes on, "
                         + "and the recording goes on once it can be written")
             }
             failing = true
@@ -158,14 +166,14 @@ public final class RecordingSink: PublicationSink, @unchecked Sendable {
                 if initName != liveInit {
                     guard let bytes = timeline.initSegments[initName] else { continue }
                     let name = MediaFileName.initSegment(continuing: nextNumber == 0 ? nil : nextNumber).description
-                    try writeAtomically(bytes, as: name, in: folder)
+                    try storage.write(bytes, as: name, in: folder)
                     liveInit = initName
                     recordedInit = name
                 }
                 map = recordedInit
             }
             let name = MediaFileName.segment(nextNumber, timeline.configuration.format).description
-            try writeAtomically(segment.bytes, as: name, in: folder)
+            try storage.write(segment.bytes, as: name, in: folder)
             if playlist.initSegmentURI == nil { playlist.initSegmentURI = map }
             playlist.segments.append(
                 MediaPlaylist.Segment(
@@ -183,16 +191,39 @@ public final class RecordingSink: PublicationSink, @unchecked Sendable {
         playlist.playlistType = playlist.ended ? .vod : .event
         self.playlist = playlist
         guard changed, !playlist.segments.isEmpty else { return }
-        try writeAtomically(Array(playlist.render().utf8), as: MediaFileName.mediaPlaylist.description, in: folder)
+        try storage.write(Array(playlist.render().utf8), as: MediaFileName.mediaPlaylist.description, in: folder)
         if let indexFolder, publication.ladder?.isComplete ?? true {
             let index = Array(
                 (publication.ladder?.multivariantPlaylist ?? MultivariantPlaylist(renditions: [timeline])).render()
                     .utf8)
             if index != lastIndex {
-                try writeAtomically(index, as: MediaFileName.multivariantPlaylist.description, in: indexFolder)
+                try storage.write(index, as: MediaFileName.multivariantPlaylist.description, in: indexFolder)
                 lastIndex = index
             }
         }
+    }
+}
+
+/// What a recording is written to: a disk (``DiskRecordingStorage``), or object storage (`--record
+/// s3://…`, in the Push module), where the folders are key prefixes. Every write is whole or
+/// nothing: a file renamed into place, an object put in one request.
+public protocol RecordingStorage: Sendable {
+    /// Makes a folder (object storage has none to make).
+    func makeFolder(_ folder: URL) throws
+    /// Writes `bytes` as `name` in `folder`, replacing what was there.
+    func write(_ bytes: [UInt8], as name: String, in folder: URL) throws
+}
+
+/// A recording on this machine's disk.
+public struct DiskRecordingStorage: RecordingStorage {
+    public init() {}
+
+    public func makeFolder(_ folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    public func write(_ bytes: [UInt8], as name: String, in folder: URL) throws {
+        try writeAtomically(bytes, as: name, in: folder)
     }
 }
 
