@@ -43,11 +43,17 @@ disk() {  # folder -> MB in it
 }
 echo "resident memory (MiB) and the window on disk (MB), once a minute"
 printf "%7s %12s %12s %12s %12s %12s %12s\n" "minute" "1m: RSS" "1m: disk" "2h: RSS" "2h: disk" "ffmpeg: RSS" "ffmpeg: disk"
+first_minute='' first_hours=''
 for ((minute = 1; minute * 60 < seconds; minute++)); do
     sleep 60
-    printf "%7d %12s %12s %12s %12s %12s %12s\n" "$minute" "$(rss 'onair publish --channel minute ')" "$(disk "$work/dvr-minute")" \
-        "$(rss 'onair publish --channel hours ')" "$(disk "$work/dvr-hours")" "$(rss "ffmpeg .*$work/ffmpeg/media")" "$(disk "$work/ffmpeg")"
+    minute_rss=$(rss 'onair publish --channel minute ')
+    hours_rss=$(rss 'onair publish --channel hours ')
+    first_minute=${first_minute:-$minute_rss}
+    first_hours=${first_hours:-$hours_rss}
+    printf "%7d %12s %12s %12s %12s %12s %12s\n" "$minute" "$minute_rss" "$(disk "$work/dvr-minute")" \
+        "$hours_rss" "$(disk "$work/dvr-hours")" "$(rss "ffmpeg .*$work/ffmpeg/media")" "$(disk "$work/ffmpeg")"
 done
+echo "growth from minute 1 to minute $((minute - 1)): --dvr 1m $(echo "$minute_rss - $first_minute" | bc) MiB, --dvr 2h $(echo "$hours_rss - $first_hours" | bc) MiB"
 wait
 read -r _ minute_cpu minute_peak <"$work/minute.result"
 read -r _ hours_cpu hours_peak <"$work/hours.result"

@@ -17,11 +17,14 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 source scripts/bench/common.sh
 
-onair_publish() {  # name, extra arguments...
-    local name=$1
+onair_publish() {  # name, extra arguments...: measured whole, and each kind of thread (threads.py)
+    local name=$1 sampler
     shift
+    python3 scripts/bench/threads.py ".build/release/onair publish --channel $name " "$work/$name.threads" &
+    sampler=$!
     measure "$name" .build/release/onair publish --channel "$name" --duration "${seconds}s" \
         --host 127.0.0.1 --port "$(free_port)" "$@"
+    wait "$sampler"
 }
 
 declare -A runs
@@ -67,6 +70,14 @@ printf "recording costs %.3f s of %.2f s CPU = %.1f%% of the pipeline (goal <= 3
     "$(echo "$record_cpu - $alone_cpu" | bc -l)" "$alone_cpu" \
     "$(echo "($record_cpu - $alone_cpu) * 100 / $alone_cpu" | bc -l)" \
     "$(echo "($mp4_cpu - $alone_cpu) * 100 / $alone_cpu" | bc -l)"
+# The recording's own threads (RecordingSink), against the whole process: what it costs, without
+# the noise of comparing separate runs.
+for round in 1 2; do
+    sink=$(awk '$1 == "RecordingSink" { print $2 }' "$work/record$round.threads")
+    total=$(awk -v name="record$round" '$1 == name { print $2 }' <<<"${runs[record]}")
+    printf "record run %d: the RecordingSink thread was on a CPU %.4f s of the process's %.2f s = %.3f%%\n" \
+        "$round" "$sink" "$total" "$(echo "$sink * 100 / $total" | bc -l)"
+done
 grep -h "saved " "$work"/mp4*.log | sed 's/^.*notice /MP4: /'
 
 # How soon a recorded segment is on disk, after it was cut.

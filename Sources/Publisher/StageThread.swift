@@ -1,4 +1,5 @@
 import Foundation
+import Media
 
 /// Runs a blocking pipeline stage on a thread of its own, off the cooperative pool, and
 /// resumes the caller when it returns.
@@ -8,6 +9,7 @@ enum StageThread {
     {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
             let thread = Thread {
+                WorkerThread.nameCurrentThread(name)
                 do {
                     continuation.resume(returning: try body())
                 } catch {

@@ -16,7 +16,8 @@ public final class SinkRunner: Sendable {
         self.sink = sink
         let queue = BoundedQueue<Publication>(capacity: capacity, policy: .dropOldest)
         self.queue = queue
-        thread = WorkerThread(name: "onair-sink") {
+        // Named by the kind of sink (`RecordingSink`, `DVRSink`, `LiveStore`…), so each one's CPU shows.
+        thread = WorkerThread(name: String(describing: type(of: sink))) {
             var dropped = 0
             while var publication = queue.pop() {
                 var passed = 0
