@@ -71,6 +71,14 @@ public struct PushProgress: Sendable {
         return playlist
     }
 
+    /// The destination says it lacks files this sink stored there (an origin that restarted): none
+    /// is counted as there any more, so the next pass sends every one the playlist names again.
+    public mutating func destinationLostFiles() {
+        attempted.formUnion(stored)
+        stored.removeAll()
+        playlists.removeAll()
+    }
+
     /// Files at the destination that the timeline no longer holds, to remove.
     public func removable(in timeline: Timeline) -> [MediaFileName] {
         var held = Set(timeline.initSegments.keys)

@@ -163,6 +163,8 @@ public final class PushSink: PublicationSink, @unchecked Sendable {
                 try put(name, bytes: bytes, cacheControl: cacheControl.playlist, timeout: 5)
                 progress.playlists[name] = bytes
             } catch {
+                // An origin that restarted lost what it held: everything the playlist names goes again.
+                if case .status(424, _) = error { progress.destinationLostFiles() }
                 return (error, givenUp)
             }
         }

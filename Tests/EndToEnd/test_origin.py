@@ -208,8 +208,14 @@ def test_edges_serve_what_they_have_while_the_origin_restarts(tmp_path):
         response = fetch(f"{edge.base}/live/demo/{segment}")
         assert response.status == 200 and response.body == cached, "media from the edge's cache"
         origin.start()
-        # The publisher's next pushes bring the channel back at the origin, and through the edge.
-        wait_until(lambda: listed(edge.base, count=1), 30, what="the channel back through the edge")
+        # The publisher's next pushes bring the channel back at the origin (the new origin asks for
+        # the init segment it never got, HTTP 424, and the publisher sends it again), and through
+        # the edge: its newest segment, not the one the edge kept from before.
+        wait_until(lambda: listed(origin.base, count=1), 30, what="the channel back at the origin")
+        newest = MediaPlaylist(fetch(f"{origin.base}/live/demo/media.m3u8").text).segments[-1]["pdt"]
+        wait_until(lambda: (r := fetch(f"{edge.base}/live/demo/media.m3u8")) is not None and r.status == 200
+                   and newest in [s["pdt"] for s in MediaPlaylist(r.text).segments], 30,
+                   what="the channel back through the edge")
         assert "[push_recovered]" in publisher.output() or "[push_failed]" not in publisher.output()
     finally:
         edge.stop()

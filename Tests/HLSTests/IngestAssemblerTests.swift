@@ -128,6 +128,37 @@ import Testing
         #expect(origin.timeline!.bytes(of: .segment(0, .fmp4)) == [4, 0, 4, 1, 4, 2])
     }
 
+    @Test func anOriginThatRestartedAsksForTheInitSegmentItNeverGot() throws {
+        // The publisher sent its init segment to this origin before it restarted.
+        var before = IngestAssembler(channel: "demo")
+        var publisher = Publisher()
+        try publisher.initSegment(into: &before)
+        _ = try publisher.segment(into: &before)
+        var origin = IngestAssembler(channel: "demo")
+        _ = publisher.timeline.appendPart([9], duration: 1, independent: true)
+        let segment = publisher.timeline.closeSegment(programDateTime: Self.start + 1000)
+        guard case .segment(let name) = segment.events.first else { Issue.record("no segment"); return }
+        _ = try origin.put(name, bytes: publisher.timeline.bytes(of: name)!, now: 0)
+        // Its segments arrive, the init segment they need never will: asked for, not waited for.
+        do {
+            _ = try origin.put(.mediaPlaylist, bytes: publisher.playlist, now: 0)
+            Issue.record("the playlist was taken without its init segment")
+        } catch {
+            #expect(
+                error
+                    == .missingFiles(
+                        "init.mp4 is not here (this server restarted?): send it, and the files the playlist names, again"
+                    ))
+        }
+        // Sent again, the channel goes on from the first segment here.
+        _ = try origin.put(.initSegment(continuing: nil), bytes: [0x69, 0x6e], now: 0)
+        _ = try origin.put(.mediaPlaylist, bytes: publisher.playlist, now: 0)
+        #expect(origin.timeline!.mediaPlaylist().segments.map(\.uri) == ["seg0.m4s"])
+        // A playlist before any of its media is not refused: the files may be on their way.
+        var fresh = IngestAssembler(channel: "demo")
+        #expect(try fresh.put(.mediaPlaylist, bytes: publisher.playlist, now: 0).isEmpty)
+    }
+
     @Test func aGapIsListedAsAGapAndTheEndAsTheEnd() throws {
         var origin = IngestAssembler(channel: "demo")
         var publisher = Publisher()

@@ -104,4 +104,14 @@ import Testing
         #expect(!PushProgress.isLate(segment, nowMilliseconds: 1_004_000))
         #expect(PushProgress.isLate(segment, nowMilliseconds: 1_004_001))
     }
+
+    @Test func aDestinationThatLostItsFilesGetsEveryOneAgain() {
+        var progress = PushProgress(sendsParts: false)
+        progress.stored = [.initSegment(continuing: nil), .segment(3, .fmp4)]
+        progress.playlists[.mediaPlaylist] = [1]
+        progress.destinationLostFiles()
+        #expect(progress.stored.isEmpty && progress.playlists.isEmpty)
+        // Still removed once the timeline lets go of them: they may be there after all.
+        #expect(progress.attempted == [.initSegment(continuing: nil), .segment(3, .fmp4)])
+    }
 }

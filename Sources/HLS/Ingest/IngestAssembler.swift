@@ -29,10 +29,13 @@ public struct IngestAssembler: Sendable {
         case full(String)
         /// The stream changed shape under a running channel (HTTP 409).
         case conflict(String)
+        /// The playlist's media is arriving but its init segment never came: sent to this server
+        /// before it restarted. The publisher is to send what the playlist names again (HTTP 424).
+        case missingFiles(String)
 
         public var description: String {
             switch self {
-            case .badRequest(let reason), .full(let reason), .conflict(let reason): reason
+            case .badRequest(let reason), .full(let reason), .conflict(let reason), .missingFiles(let reason): reason
             }
         }
     }
@@ -216,7 +219,15 @@ public struct IngestAssembler: Sendable {
             // segments whose media is here (an origin that restarted has not seen the older ones).
             guard let start = startOfNewestRun(playlist, map: newestMap) else { return [] }
             let initBytes = newestMap.flatMap { files[$0] }
-            if format.hasInitSegment, initBytes == nil { return [] }
+            if format.hasInitSegment, initBytes == nil {
+                // Segments are here and the playlist says which init segment they need, but it never
+                // came: it went to this server before it restarted. Asked for again, not waited for.
+                if forgetting, let map = newestMap {
+                    throw .missingFiles(
+                        "\(map) is not here (this server restarted?): send it, and the files the playlist names, again")
+                }
+                return []
+            }
             if !timeline.segments.isEmpty || !timeline.openParts.isEmpty || timeline.ended { timeline.beginRun() }
             if let initBytes, let map = newestMap {
                 publications += timeline.setInitSegment(initBytes).map { [$0] } ?? []

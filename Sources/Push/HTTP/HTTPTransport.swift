@@ -15,7 +15,8 @@ public enum PushFailure: Error, Equatable, CustomStringConvertible {
     public var isTransient: Bool {
         switch self {
         case .unreachable: true
-        case .status(let code, _): code >= 500 || code == 408 || code == 429
+        // 424: the destination lacks files the playlist names (an origin that restarted); they are sent again.
+        case .status(let code, _): code >= 500 || code == 408 || code == 424 || code == 429
         }
     }
 

@@ -34,6 +34,8 @@ struct IngestRoutes {
                     switch error {
                     case .badRequest(let reason): throw HTTPError(.badRequest, message: reason)
                     case .conflict(let reason): throw HTTPError(.conflict, message: reason)
+                    case .missingFiles(let reason):
+                        throw HTTPError(.init(code: 424, reasonPhrase: "Failed Dependency"), message: reason)
                     case .full(let reason):
                         throw HTTPError(.init(code: 507, reasonPhrase: "Insufficient Storage"), message: reason)
                     }
