@@ -126,10 +126,10 @@ struct LiveRoutes {
             let (from, delay) = (request.from, request.delay)
             let now = MediaClock.wallMilliseconds()
             let bytes = try await NIOThreadPool.singleton.runIfActive { () -> [UInt8]? in
-                guard let data = FileManager.default.contents(atPath: path) else { return nil }
+                guard let data = try? RegularFile.read(path, limit: Self.rewindFileLimit) else { return nil }
                 guard from != nil || delay != nil,
                     var playlist = MediaPlaylist.parse(String(decoding: data, as: UTF8.self))
-                else { return Array(data) }
+                else { return data }
                 let minimum = 3 * Double(playlist.targetDuration)
                 if let delay { playlist = playlist.ending(atWallTime: now - Int64(delay) * 1000, keeping: minimum) }
                 if let from { playlist = playlist.starting(at: from, keeping: minimum) }
@@ -139,13 +139,17 @@ struct LiveRoutes {
         case .segment, .initSegment:
             let path = window.folder(of: request.rendition).appendingPathComponent(request.file).path
             let bytes = try await NIOThreadPool.singleton.runIfActive { () -> [UInt8]? in
-                FileManager.default.contents(atPath: path).map { Array($0) }
+                try? RegularFile.read(path, limit: Self.rewindFileLimit)
             }
-            return bytes.map { LiveFile(bytes: $0, contentType: name.contentType, immutable: !name.isPlaylist) }
+            return bytes.map { LiveFile(bytes: $0, contentType: name.contentType, immutable: true) }
         default:
             return nil
         }
     }
+
+    /// The most read of a window's file: its playlist at the longest window (7 days of 1 s
+    /// segments, about 50 MB) and any segment fit.
+    static let rewindFileLimit = 64 << 20
 
     /// `/live/<channel>/thumbnail.jpg`: the channel's newest picture, at most a few seconds old.
     static let thumbnailName = "thumbnail.jpg"

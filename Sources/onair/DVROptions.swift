@@ -34,17 +34,9 @@ struct DVROptions: ParsableArguments {
 
     /// Refuses a folder that cannot be written.
     func checkWritable() throws {
-        guard dvr != nil else { return }
-        let probe = root.appendingPathComponent(".onair-write-test")
-        do {
-            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-            try Data().write(to: probe)
-            try FileManager.default.removeItem(at: probe)
-        } catch {
-            throw UsageError(
-                message:
-                    "the rewind window's folder \(root.path) is not writable; choose one you can write to with --dvr-dir"
-            )
-        }
+        guard dvr != nil, !RecordOptions.canWrite(in: root) else { return }
+        throw UsageError(
+            message:
+                "the rewind window's folder \(root.path) is not writable; choose one you can write to with --dvr-dir")
     }
 }

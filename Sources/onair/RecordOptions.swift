@@ -70,13 +70,21 @@ struct RecordOptions: ParsableArguments {
     func checkWritable(channel: String? = nil) throws {
         guard let record, var folder, !isObjectStorage else { return }
         if let channel { folder.appendPathComponent(channel) }
+        guard Self.canWrite(in: folder) else {
+            throw UsageError(message: "--record \(record) is not writable; choose a folder you can write to")
+        }
+    }
+
+    /// True when `folder` can be made (if missing) and written in: checked before anything starts.
+    static func canWrite(in folder: URL) -> Bool {
         let probe = folder.appendingPathComponent(".onair-write-test")
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try Data().write(to: probe)
             try FileManager.default.removeItem(at: probe)
+            return true
         } catch {
-            throw UsageError(message: "--record \(record) is not writable; choose a folder you can write to")
+            return false
         }
     }
 }

@@ -6,7 +6,7 @@ import time
 import pytest
 from selenium.webdriver.common.by import By
 
-from browser import console_errors, player_status, save_screenshot, start_chromium
+from browser import player_status, save_screenshot
 from harness import Publisher, ffprobe, fetch, run_onair, wait_until
 from hls_rules import MediaPlaylist, check_history, check_media_playlist, check_multivariant
 
@@ -142,9 +142,15 @@ def test_the_window_is_removed_when_the_broadcast_stops(tmp_path):
         assert "viewers can rewind 1 min" in publisher.output()
         run = tmp_path / f"demo.{publisher.process.pid}"
         assert (run / "dvr-media.m3u8").exists()
-        # A folder a killed run left behind goes too.
+        assert (run / ".onair-dvr").exists()
+        # A folder a killed run left behind goes at the next start; one onair did not make stays.
         stale = tmp_path / "demo.999999999"
         stale.mkdir()
+        (stale / ".onair-dvr").write_text("")
+        (stale / "seg1.m4s").write_bytes(b"x")
+        not_ours = tmp_path / "demo.999999998"
+        not_ours.mkdir()
+        (not_ours / "keep.txt").write_text("mine")
         assert publisher.stop() == 0
         assert not run.exists()
     finally:
@@ -152,7 +158,8 @@ def test_the_window_is_removed_when_the_broadcast_stops(tmp_path):
     again = Publisher("--dvr", "1m", "--dvr-dir", str(tmp_path))
     try:
         again.wait_for_segments(1)
-        assert sorted(p.name for p in tmp_path.iterdir()) == [f"demo.{again.process.pid}"]
+        assert sorted(p.name for p in tmp_path.iterdir()) == sorted([f"demo.{again.process.pid}", "demo.999999998"])
+        assert (not_ours / "keep.txt").read_text() == "mine"
     finally:
         again.kill()
 
@@ -176,13 +183,6 @@ def test_a_ladder_has_a_window_per_rendition(tmp_path):
 # In the browser: a channel that has been live long enough to rewind 60 s.
 
 @pytest.fixture(scope="module")
-def browser():
-    driver = start_chromium()
-    yield driver
-    driver.quit()
-
-
-@pytest.fixture(scope="module")
 def long_live(tmp_path_factory):
     publisher = Publisher("--dvr", "5m", "--dvr-dir", str(tmp_path_factory.mktemp("dvr-long")), channel="rewind")
     wait_until(lambda: served(publisher, "dvr-media.m3u8")
@@ -190,14 +190,6 @@ def long_live(tmp_path_factory):
                interval=1, what="76 s in the rewind window")
     yield publisher
     publisher.kill()
-
-
-@pytest.fixture
-def page(browser):
-    browser.get("about:blank")
-    console_errors(browser)
-    yield browser
-    assert console_errors(browser) == []
 
 
 def picture_behind(page):

@@ -5,6 +5,7 @@ import re
 import shutil
 import signal
 
+from destinations import SeaweedFS
 from edges import Origin
 from harness import Publisher, fetch, ffprobe, run_onair, wait_until
 from hls_rules import MediaPlaylist, audio_renditions, check_multivariant, check_recording
@@ -200,7 +201,6 @@ def test_an_origin_records_each_run_of_the_channels_it_hosts(tmp_path):
 
 def test_a_recording_kept_in_s3_ends_as_vod_in_the_bucket(tmp_path):
     """`--record s3://…`: the same recording, put in object storage (SeaweedFS's S3 gateway)."""
-    from destinations import SeaweedFS
     store = SeaweedFS(tmp_path / "seaweedfs")
     publisher = Publisher("--size", "640x360", "--record", "s3://live/archive/", env=store.environment())
     try:

@@ -8,25 +8,10 @@ import time
 import pytest
 from selenium.webdriver.common.by import By
 
-from browser import console_errors, player_status, save_screenshot, start_chromium
+from browser import player_status, save_screenshot
 from harness import Publisher, fetch, wait_until
 
 ENGINES = ["native", "mse"]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    driver = start_chromium()
-    yield driver
-    driver.quit()
-
-
-@pytest.fixture
-def page(browser):
-    browser.get("about:blank")
-    console_errors(browser)
-    yield browser
-    assert console_errors(browser) == []
 
 
 @pytest.fixture(scope="module")

@@ -7,18 +7,11 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from browser import OtherOrigin, console_errors, player_status, save_screenshot, start_chromium
+from browser import OtherOrigin, console_errors, player_status, save_screenshot
 from harness import Publisher, fetch, make_certificate, wait_until
 from hls_rules import MediaPlaylist
 
 ENGINES = ["native", "mse"]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    driver = start_chromium()
-    yield driver
-    driver.quit()
 
 
 @pytest.fixture(scope="module")
@@ -37,15 +30,6 @@ def low_latency():
     publisher.wait_for_segments(1)
     yield publisher
     publisher.kill()
-
-
-@pytest.fixture
-def page(browser):
-    """The shared browser, with the console emptied before and checked after each test."""
-    browser.get("about:blank")
-    console_errors(browser)
-    yield browser
-    assert console_errors(browser) == []
 
 
 def wait_for_playback(driver, seconds=3, within=6, timeout=30):

@@ -2,8 +2,9 @@ public import Foundation
 
 /// Where a channel's rewind window (`--dvr`) lives on disk while the broadcast runs:
 /// `<root>/<channel>.<process id>/`, with a folder per rendition for a ladder, as the live files
-/// are laid out. It is scratch space: made empty at the start, removed at the end, and a folder a
-/// killed run left behind is removed by the next start (its process is gone).
+/// are laid out. It is scratch space: made at the start, removed at the end, and a folder a killed
+/// run left behind is removed by the next start (its process is gone). Only folders onair made (they
+/// hold a `.onair-dvr` mark) are ever removed: `--dvr-dir` may be a folder with other things in it.
 public struct DVRFolder: Sendable {
     public let url: URL
     /// How far back viewers may go, in seconds.
@@ -25,20 +26,35 @@ public struct DVRFolder: Sendable {
         return FileManager.default.temporaryDirectory.appendingPathComponent("onair-dvr")
     }
 
-    /// Makes this process's folder for `channel` under `root`, after removing the folders of runs
-    /// whose process is gone. Throws when the folder cannot be made.
+    /// The mark in every folder onair made: nothing without it is removed.
+    static let mark = ".onair-dvr"
+
+    /// Makes this process's folder for `channel` under `root`, after removing the folders onair made
+    /// for runs whose process is gone. Throws when the folder cannot be made, or is there already
+    /// and not onair's.
     public static func make(root: URL, channel: String, seconds: Double) throws -> DVRFolder {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         for name in (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [] {
-            guard let owner = ownerProcess(of: name, channel: channel), owner != getpid(), !isRunning(owner) else {
-                continue
-            }
-            try? FileManager.default.removeItem(at: root.appendingPathComponent(name))
+            let folder = root.appendingPathComponent(name)
+            guard let owner = ownerProcess(of: name, channel: channel), owner != getpid(), !isRunning(owner),
+                isMarked(folder)
+            else { continue }
+            try? FileManager.default.removeItem(at: folder)
         }
         let url = root.appendingPathComponent("\(channel).\(getpid())")
-        try? FileManager.default.removeItem(at: url)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        if FileManager.default.fileExists(atPath: url.path) {
+            guard isMarked(url) else {
+                throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: url.path])
+            }
+            try FileManager.default.removeItem(at: url)
+        }
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+        try Data().write(to: url.appendingPathComponent(mark))
         return DVRFolder(url: url, seconds: seconds)
+    }
+
+    private static func isMarked(_ folder: URL) -> Bool {
+        FileManager.default.fileExists(atPath: folder.appendingPathComponent(mark).path)
     }
 
     /// `2 h`, `90 min`, `45 s`, for messages.

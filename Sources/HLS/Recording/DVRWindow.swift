@@ -18,6 +18,8 @@ public struct DVRWindow: Sendable, Equatable {
     /// the longest playlist that held it, counted from when it was listed).
     public let grace: Double
     public private(set) var playlist: MediaPlaylist
+    /// The version without gaps; EXT-X-GAP needs 8.
+    private let version: Int
     /// The live number of the newest listed segment.
     public private(set) var lastSequence: Int?
     /// Files that left the playlist, with the media time at which they did.
@@ -34,6 +36,7 @@ public struct DVRWindow: Sendable, Equatable {
     public init(seconds: Double, version: Int, targetDuration: Int, discontinuitySequence: Int = 0) {
         self.seconds = seconds
         grace = 3 * Double(targetDuration)
+        self.version = version
         playlist = MediaPlaylist(
             version: version, targetDuration: targetDuration, discontinuitySequence: discontinuitySequence)
     }
@@ -66,7 +69,7 @@ public struct DVRWindow: Sendable, Equatable {
                 uri: uri, duration: duration, programDateTime: programDateTime,
                 discontinuity: discontinuity, map: newMap, gap: file == nil))
         lastSequence = sequence
-        if playlist.segments.contains(where: \.gap) { playlist.version = max(playlist.version, 8) }
+        playlist.version = playlist.segments.contains(where: \.gap) ? max(version, 8) : version
         return expired()
     }
 
