@@ -316,7 +316,7 @@ def test_on_a_starved_machine_the_top_rung_sheds_and_the_lower_keeps_its_frames(
                               env={**os.environ, "DISPLAY": server.display})
     hogs = [subprocess.Popen(["taskset", "-c", "0", "python3", "-c", "while True: pass"]) for _ in range(3)]
     try:
-        wait_until(lambda: "testsrc2" in server.run("xwininfo", "-root", "-tree").stdout, 20, what="the animation")
+        wait_until(lambda: "testsrc2" in server.window_tree(), 20, what="the animation")
         publisher = Publisher("--source", "screen", "--audio", "none", "--renditions", "1920x1080@4600k,320x180@200k",
                               "--duration", "20s", "--hls-dir", str(tmp_path), display=server.display,
                               prefix=("taskset", "-c", "0"))

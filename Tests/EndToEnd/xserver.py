@@ -28,6 +28,13 @@ class XServer:
         return subprocess.run(command, env={**os.environ, "DISPLAY": self.display}, check=True,
                               capture_output=True, text=True)
 
+    def window_tree(self):
+        """`xwininfo -root -tree`'s listing, or "" when the walk failed: a window that goes away while
+        xwininfo walks the tree (a player creating and reparenting its windows) makes it exit 1."""
+        result = subprocess.run(["xwininfo", "-root", "-tree"], env={**os.environ, "DISPLAY": self.display},
+                                capture_output=True, text=True)
+        return result.stdout if result.returncode == 0 else ""
+
     def window(self, title, colour, geometry):
         window = Window(self, title, colour, geometry)
         self.windows.append(window)
@@ -49,7 +56,7 @@ class Window:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
             env={**os.environ, "DISPLAY": server.display})
         self.confirmed()
-        wait_until(lambda: title in server.run("xwininfo", "-root", "-tree").stdout, 10, what=f"window {title}")
+        wait_until(lambda: title in server.window_tree(), 10, what=f"window {title}")
 
     def confirmed(self):
         assert self.process.stdout.readline().strip() == "ok"
