@@ -39,10 +39,14 @@ let package = Package(
             providers: [.apt(["libx11-dev", "libxext-dev", "libxfixes-dev", "libxdamage-dev"])]
         ),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        // Wayland screens: the ScreenCast portal over the session bus (sd-bus), its stream over PipeWire.
+        .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(
+            name: "CPipeWire", pkgConfig: "libpipewire-0.3", providers: [.apt(["libpipewire-0.3-dev"])]),
         .target(name: "Media", dependencies: ["CFFmpeg"], swiftSettings: swiftSettings),
         .target(
             name: "Capture",
-            dependencies: ["Media", "CFFmpeg", "CX11", "CALSA"],
+            dependencies: ["Media", "CFFmpeg", "CX11", "CALSA", "CSDBus", "CPipeWire"],
             swiftSettings: swiftSettings
         ),
         .target(

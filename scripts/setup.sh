@@ -20,6 +20,9 @@ packages=(
     nginx wrk                                                  # the serving benchmark (peer, load); the viewer-flood test
     libnginx-mod-rtmp python3-venv                             # push tests: an RTMP ingest; a venv for SeaweedFS
     varnish                                                    # an edge cache in front of onair serve
+    libpipewire-0.3-dev libsystemd-dev                         # Wayland capture: PipeWire streams, the portal over sd-bus
+    sway xdg-desktop-portal xdg-desktop-portal-wlr dbus        # a headless Wayland desktop with a ScreenCast portal,
+    pipewire pipewire-bin wireplumber foot                     #   its PipeWire, and a window for it
 )
 
 missing=()

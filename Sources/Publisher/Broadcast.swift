@@ -235,6 +235,10 @@ public final class Broadcast: Sendable {
                     cursor: cursor, windowGrace: windowGrace, reconnectTimeout: config.reconnectTimeout, stop: stop,
                     warn: { logger.warning("\($0)") },
                     report: hub.reporter)
+            case .portal(let capture):
+                try PortalSource(
+                    capture: capture, outputWidth: config.width, outputHeight: config.height, stop: stop,
+                    report: hub.reporter)
             }
         let audioSource: (any AudioSource)? =
             switch config.audio {

@@ -12,6 +12,8 @@ public struct BroadcastConfiguration: Sendable {
         case testPattern
         /// An X screen, window or region, on a display already opened and checked.
         case screen(X11Display, ScreenSource.Target, cursor: Bool, windowGrace: Double)
+        /// A Wayland screen or window the user agreed to share through the ScreenCast portal.
+        case portal(PortalCapture)
     }
 
     public enum AudioInput: Sendable, Equatable {

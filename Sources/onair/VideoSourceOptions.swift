@@ -10,11 +10,15 @@ enum SourceChoice: ExpressibleByArgument, Equatable {
     case screen
     case window(String)
     case region(PixelRect)
+    /// The ScreenCast portal (Wayland desktops): a screen, or a window.
+    case portal(ScreenCastPortal.Kind)
 
     init?(argument: String) {
         switch argument {
         case "test": self = .test
         case "screen": self = .screen
+        case "portal", "portal:screen": self = .portal(.monitor)
+        case "portal:window": self = .portal(.window)
         case _ where argument.hasPrefix("window:") && argument.count > 7:
             self = .window(String(argument.dropFirst(7)))
         case _ where argument.hasPrefix("region:"):
@@ -55,9 +59,24 @@ struct VideoSourceResolver {
     /// The source, the output size and the size of what is captured (for a ladder's rungs);
     /// `notice` is said when the source was chosen for the user.
     func resolve(notice: (String) -> Void) throws -> (BroadcastConfiguration.VideoInput, FrameSize, FrameSize) {
-        let displayName = display ?? ProcessInfo.processInfo.environment["DISPLAY"]
-        let choice = self.choice ?? (displayName == nil ? .test : .screen)
+        let environment = ProcessInfo.processInfo.environment
+        let displayName = display ?? environment["DISPLAY"]
+        var choice = self.choice ?? (displayName == nil ? .test : .screen)
         let short = quality?.shortSide ?? 720
+        // On a Wayland desktop an X11 grab sees only XWayland's windows: the screen is shared
+        // through the portal unless an X display is named.
+        if Self.isWaylandSession(environment), display == nil, choice == .screen || self.choice == nil {
+            switch ScreenCastPortal.probe() {
+            case .success: choice = .portal(.monitor)
+            case .failure(let error) where self.choice != nil:
+                throw UsageError(message: error.description)
+            case .failure(let error):
+                notice("a Wayland session, but \(error.description.prefix { $0 != ":" })")
+            }
+        }
+        if case .portal(let kind) = choice {
+            return try portal(kind, short: short, notice: notice)
+        }
         if choice == .test {
             if self.choice == nil {
                 notice("no display (DISPLAY is not set): publishing the built-in test pattern and tone")
@@ -78,7 +97,7 @@ struct VideoSourceResolver {
         let target: ScreenSource.Target
         let area: PixelRect
         switch choice {
-        case .test, .screen:
+        case .test, .screen, .portal:
             target = .screen
             area = screen
         case .region(let rect):
@@ -109,6 +128,39 @@ struct VideoSourceResolver {
             .screen(connection, target, cursor: cursor, windowGrace: windowGrace), output,
             FrameSize(width: area.width, height: area.height)
         )
+    }
+
+    /// Whether onair runs in a Wayland desktop session.
+    static func isWaylandSession(_ environment: [String: String]) -> Bool {
+        environment["XDG_SESSION_TYPE"] == "wayland" || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
+    }
+
+    /// Asks the desktop's ScreenCast portal for a screen or a window; the stream it gives is
+    /// checked (a picture format agreed) before the broadcast starts.
+    private func portal(_ kind: ScreenCastPortal.Kind, short: Int, notice: (String) -> Void) throws -> (
+        BroadcastConfiguration.VideoInput, FrameSize, FrameSize
+    ) {
+        let environment = ProcessInfo.processInfo.environment
+        let tokens = RestoreTokenStore.defaultDirectory(environment: environment).map {
+            RestoreTokenStore(directory: $0) { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) }
+        }
+        let capture: PortalCapture
+        do {
+            // Said at once: the desktop may be showing its dialog while this waits.
+            capture = try ScreenCastPortal.open(kind, cursor: cursor, remembered: tokens) {
+                FileHandle.standardError.write(Data("\($0)\n".utf8))
+            }
+        } catch {
+            throw UsageError(message: error.description)
+        }
+        let output =
+            size
+            ?? {
+                let fitted = FrameGeometry.size(sourceWidth: capture.width, sourceHeight: capture.height, shortSide: short)
+                return FrameSize(width: fitted.width, height: fitted.height)
+            }()
+        notice("sharing a \(capture.width)x\(capture.height) \(kind == .monitor ? "screen" : "window") through the desktop's portal")
+        return (.portal(capture), output, FrameSize(width: capture.width, height: capture.height))
     }
 
     /// A window by id (`0x400001` or decimal) or by title text (case-insensitive, exact title preferred).

@@ -63,13 +63,13 @@ def fetch(url, headers=None, method="GET"):
 class Publisher:
     """One `onair publish` process on a free port."""
 
-    def __init__(self, *arguments, channel="demo", display=None, env=None, cwd=None, prefix=()):
-        """`prefix`: a command to run it under (`taskset`, `nice`)."""
+    def __init__(self, *arguments, channel="demo", display=None, env=None, cwd=None, prefix=(), binary=BINARY):
+        """`prefix`: a command to run it under (`taskset`, `nice`, another user)."""
         self.channel = channel
         self.port = free_port()
         self.log = tempfile.NamedTemporaryFile(prefix="onair-", suffix=".log", delete=False)
         self.process = subprocess.Popen(
-            [*prefix, BINARY, "publish", "--channel", channel, "--port", str(self.port), "--host", "127.0.0.1", *arguments],
+            [*prefix, binary, "publish", "--channel", channel, "--port", str(self.port), "--host", "127.0.0.1", *arguments],
             stdout=self.log, stderr=subprocess.STDOUT, env={**environment(display), **(env or {})}, cwd=cwd)
 
     @property

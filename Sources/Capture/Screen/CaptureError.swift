@@ -5,6 +5,12 @@ public enum CaptureError: Error, CustomStringConvertible, Equatable {
     case severalWindows(String, matches: [String])
     case regionOutsideScreen(String, screenWidth: Int, screenHeight: Int)
     case x11(String)
+    case noSessionBus
+    case noPortal
+    case portalOffersNo(String)
+    case portalRefused
+    case portalNoFormat(String)
+    case portal(String)
 
     public var description: String {
         switch self {
@@ -18,6 +24,18 @@ public enum CaptureError: Error, CustomStringConvertible, Equatable {
         case .regionOutsideScreen(let region, let width, let height):
             "region \(region) is not inside the \(width)x\(height) screen"
         case .x11(let message): message
+        case .noSessionBus:
+            "no D-Bus session bus to reach the desktop's screen-sharing portal: run onair inside the desktop session (DBUS_SESSION_BUS_ADDRESS), or share an X display with --display"
+        case .noPortal:
+            "no ScreenCast portal on the session bus: install xdg-desktop-portal and the desktop's backend (xdg-desktop-portal-gnome, -kde or -wlr), or share an X display with --display"
+        case .portalOffersNo(let what):
+            "this desktop's ScreenCast portal does not share \(what): use --source portal for the screen (`onair devices` says what it offers)"
+        case .portalRefused:
+            "screen sharing was refused in the desktop's dialog: run again and choose what to share"
+        case .portalNoFormat(let why):
+            "the compositor offered no picture onair can read (BGRx or BGRA in shared memory)"
+                + (why.isEmpty ? "" : ": \(why)")
+        case .portal(let message): "screen-sharing portal: \(message)"
         }
     }
 }

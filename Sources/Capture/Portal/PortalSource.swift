@@ -1,0 +1,120 @@
+internal import CPipeWire
+public import Media
+
+/// The picture of a Wayland screen or window, shared through the ScreenCast portal: what the
+/// compositor sends over PipeWire, fitted into the output as the X11 source fits its screen.
+///
+/// A compositor sends a picture only when something changed, maybe none at all on a still
+/// screen: until the first one the output is black, and then the pacer repeats the last one. A
+/// picture with damage regions is converted only where they reach; a new size is fitted again
+/// whole. When the stream ends (the user stopped sharing from the desktop), it is reported and
+/// the broadcast ends cleanly.
+public final class PortalSource: VideoSource, @unchecked Sendable {
+    public let width: Int
+    public let height: Int
+    private let capture: PortalCapture
+    private let stop: StopSignal
+    private let report: EventReporter
+    private let fitter: PictureFitter
+    private let pool: VideoFramePool
+    private var previous: VideoFrame?
+    private var lastSize = (width: 0, height: 0)
+    private var ended = false
+    private let counts = CaptureWork()
+    public var work: CaptureWork? { counts }
+
+    public init(
+        capture: PortalCapture, outputWidth: Int, outputHeight: Int, stop: StopSignal, report: @escaping EventReporter
+    ) throws {
+        self.capture = capture
+        self.width = outputWidth
+        self.height = outputHeight
+        self.stop = stop
+        self.report = report
+        fitter = PictureFitter(outputWidth: outputWidth, outputHeight: outputHeight)
+        pool = try VideoFramePool(width: outputWidth, height: outputHeight)
+    }
+
+    public func capture(index: Int64, at seconds: Double) throws -> VideoFrame? {
+        if !ended { watchStream(at: seconds) }
+        let taken = CPW_take(capture.stream)
+        guard let buffer = taken.buffer, let data = taken.data else {
+            counts.record(read: 0, converted: 0, at: seconds)
+            guard previous == nil else { return nil }
+            previous = try black(index: index)
+            return previous
+        }
+        defer { CPW_release(capture.stream, buffer) }
+        let size = (width: Int(taken.width), height: Int(taken.height))
+        let pixels = UnsafeMutablePointer(mutating: data)
+        let stride = Int(taken.stride)
+        // The first picture (after the black one), and a new size, are fitted whole.
+        let whole = previous == nil || size != lastSize || taken.damageCount < 0
+        let area = PixelRect(x: 0, y: 0, width: size.width, height: size.height)
+        let boxes =
+            whole
+            ? [area]
+            : DamageRegions.merge(
+                withUnsafeBytes(of: taken.damage) { raw in
+                    raw.bindMemory(to: CPW_rect.self).prefix(Int(taken.damageCount)).map {
+                        PixelRect(x: Int($0.x), y: Int($0.y), width: Int($0.width), height: Int($0.height))
+                    }
+                }, within: area)
+        guard !boxes.isEmpty else {
+            counts.record(read: 0, converted: 0, at: seconds)
+            return nil
+        }
+        lastSize = size
+        let frame = try pool.makeFrame(index: index)
+        if boxes.count == 1, boxes[0] == area {
+            try fitter.fit(pixels, stride: stride, width: size.width, height: size.height, into: frame)
+            counts.record(read: size.width * size.height, converted: width * height, at: seconds)
+        } else {
+            frame.copyPicture(from: previous!)
+            let mapping = fitter.mapping(width: size.width, height: size.height)
+            var read = 0, converted = 0
+            var kept: [PixelRect] = []
+            for box in boxes {
+                let piece = mapping.piece(for: box)
+                try fitter.fit(
+                    piece: piece, of: mapping, pixels + piece.source.y * stride + piece.source.x * 4, stride: stride,
+                    into: frame)
+                read += piece.source.width * piece.source.height
+                converted += piece.output.width * piece.output.height
+                kept.append(piece.kept)
+            }
+            frame.changedAreas = kept
+            counts.record(read: read, converted: converted, at: seconds)
+        }
+        previous = frame
+        return frame
+    }
+
+    /// Ends the broadcast cleanly once the stream has ended: the user stopped sharing, or the
+    /// compositor or PipeWire went away.
+    private func watchStream(at seconds: Double) {
+        var error = [CChar](repeating: 0, count: 256)
+        guard CPW_status(capture.stream, &error, error.count) < 0 else { return }
+        ended = true
+        report(
+            .captureInterrupted,
+            "screen sharing ended (\(error.cText)): stopping the broadcast; start it again to share anew")
+        stop.requestStop(at: seconds)
+    }
+
+    /// Black until the compositor sends its first picture (a still screen may send none).
+    private func black(index: Int64) throws -> VideoFrame {
+        let frame = try pool.makeFrame(index: index)
+        for (plane, value) in [(0, UInt8(16)), (1, UInt8(128)), (2, UInt8(128))] {
+            frame.withPlane(plane) { bytes, stride, width, height in
+                for row in 0..<height { (bytes + row * stride).update(repeating: value, count: width) }
+            }
+        }
+        return frame
+    }
+}
+
+extension [CChar] {
+    /// The text of a C buffer, up to its terminating zero.
+    var cText: String { String(decoding: prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+}

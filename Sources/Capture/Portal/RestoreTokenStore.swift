@@ -1,0 +1,48 @@
+import Foundation
+
+/// Where the portal's restore tokens are kept between runs, one per kind of source, so that a
+/// broadcast restarted by a service manager shares the same screen without asking again.
+/// `$XDG_STATE_HOME/onair/` (default `~/.local/state/onair/`), files `portal-screen.token` and
+/// `portal-window.token`, readable by the user only. A token is used once: each start stores the
+/// one the portal gives back.
+public struct RestoreTokenStore: Sendable {
+    public let directory: String
+    private let warn: @Sendable (String) -> Void
+
+    public init(directory: String, warn: @escaping @Sendable (String) -> Void) {
+        self.directory = directory
+        self.warn = warn
+    }
+
+    /// The user's state folder for onair, from the environment.
+    public static func defaultDirectory(environment: [String: String]) -> String? {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/onair" }
+        guard let home = environment["HOME"], !home.isEmpty else { return nil }
+        return home + "/.local/state/onair"
+    }
+
+    public func path(for kind: ScreenCastPortal.Kind) -> String { directory + "/portal-\(kind.rawValue).token" }
+
+    func load(_ kind: ScreenCastPortal.Kind) -> String? {
+        guard let data = FileManager.default.contents(atPath: path(for: kind)),
+            let token = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
+            !token.isEmpty
+        else { return nil }
+        return token
+    }
+
+    func save(_ token: String, for kind: ScreenCastPortal.Kind) {
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let temporary = path(for: kind) + ".tmp"
+            guard
+                FileManager.default.createFile(
+                    atPath: temporary, contents: Data((token + "\n").utf8), attributes: [.posixPermissions: 0o600])
+            else { throw CocoaError(.fileWriteUnknown) }
+            guard rename(temporary, path(for: kind)) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        } catch {
+            warn("cannot keep the portal's restore token in \(directory): the next start will ask again")
+        }
+    }
+}
