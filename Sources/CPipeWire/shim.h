@@ -137,8 +137,15 @@ static const struct pw_registry_events CPW_registryEvents = {
     .global_remove = CPW_onGlobalRemove,
 };
 
+/* Buffers go when the format changes (a new screen size): the newest picture held with them. */
+static inline void CPW_onRemoveBuffer(void *data, struct pw_buffer *buffer) {
+    CPW_capture *c = data;
+    if (c->newest == buffer) c->newest = NULL;
+}
+
 static const struct pw_stream_events CPW_streamEvents = {
     PW_VERSION_STREAM_EVENTS,
+    .remove_buffer = CPW_onRemoveBuffer,
     .state_changed = CPW_onStateChanged,
     .param_changed = CPW_onParamChanged,
     .process = CPW_onProcess,
@@ -242,7 +249,8 @@ static inline int CPW_status(CPW_capture *c, char *error, size_t errorSize) {
 }
 
 /// The newest picture since the last one taken (`buffer` NULL when none), with the damage of
-/// every picture since then; the caller reads it, then gives it back with `CPW_release`.
+/// every picture since then; the caller reads it, then gives it back with `CPW_release`, soon.
+/// Until then PipeWire's loop is held (a format change would unmap the picture being read).
 static inline CPW_frame CPW_take(CPW_capture *c) {
     CPW_frame frame;
     memset(&frame, 0, sizeof(frame));
@@ -259,15 +267,15 @@ static inline CPW_frame CPW_take(CPW_capture *c) {
         if (c->damageCount > 0) memcpy(frame.damage, c->damage, sizeof(CPW_rect) * (size_t)c->damageCount);
         c->newest = NULL;
         c->damageCount = 0;
+        return frame; /* the loop stays locked until CPW_release */
     }
     pw_thread_loop_unlock(c->loop);
     return frame;
 }
 
-/// Gives a picture taken back to the compositor.
+/// Gives a picture taken back to the compositor, and PipeWire's loop its lock.
 static inline void CPW_release(CPW_capture *c, void *buffer) {
     if (!buffer) return;
-    pw_thread_loop_lock(c->loop);
     pw_stream_queue_buffer(c->stream, (struct pw_buffer *)buffer);
     pw_thread_loop_unlock(c->loop);
 }

@@ -4,9 +4,11 @@ import Foundation
 
 struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List what can be shared: the X screen, its windows, and the sound capture devices.",
+        abstract:
+            "List what can be shared: the desktop's screen-sharing portal (Wayland), the X screen, its windows, and the sound capture devices.",
         discussion:
-            "Use a window's id or title with --source window:<id or title>, a device with --audio or --audio-mix.")
+            "Use a window's id or title with --source window:<id or title>, the portal with --source portal, a device with --audio or --audio-mix."
+    )
 
     @Option(help: ArgumentHelp("The X display to look at. (default: $DISPLAY)", valueName: "display"))
     var display: String?
@@ -14,8 +16,12 @@ struct Devices: ParsableCommand {
     func run() throws {
         let sound = AlsaSource.captureDevices()
         defer { Self.printSound(sound) }
+        let portal = Self.printPortal()
         guard display != nil || ProcessInfo.processInfo.environment["DISPLAY"] != nil else {
-            print("no display (DISPLAY is not set): only the test pattern can be shared")
+            print(
+                portal
+                    ? "no X display (DISPLAY is not set)"
+                    : "no display (DISPLAY is not set): only the test pattern can be shared")
             return
         }
         let connection: X11Display
@@ -29,6 +35,25 @@ struct Devices: ParsableCommand {
         print(windows.isEmpty ? "no windows with a title" : "windows:")
         for window in windows {
             print("  " + window.summary)
+        }
+    }
+
+    /// The ScreenCast portal: what it offers, or why there is none (said on Wayland sessions, or
+    /// wherever a portal answers).
+    /// Whether one was found.
+    @discardableResult
+    private static func printPortal() -> Bool {
+        let environment = ProcessInfo.processInfo.environment
+        let wayland = VideoSourceResolver.isWaylandSession(environment)
+        switch ScreenCastPortal.probe() {
+        case .success(let offer):
+            print("screen-sharing portal (--source portal\(offer.windows ? ", portal:window" : "")): \(offer.summary)")
+            return true
+        case .failure(let error) where wayland:
+            print("no screen-sharing portal on this Wayland session: \(error.description)")
+            return false
+        case .failure:
+            return false
         }
     }
 

@@ -156,10 +156,13 @@ struct VideoSourceResolver {
         let output =
             size
             ?? {
-                let fitted = FrameGeometry.size(sourceWidth: capture.width, sourceHeight: capture.height, shortSide: short)
+                let fitted = FrameGeometry.size(
+                    sourceWidth: capture.width, sourceHeight: capture.height, shortSide: short)
                 return FrameSize(width: fitted.width, height: fitted.height)
             }()
-        notice("sharing a \(capture.width)x\(capture.height) \(kind == .monitor ? "screen" : "window") through the desktop's portal")
+        notice(
+            "sharing a \(capture.width)x\(capture.height) \(kind == .monitor ? "screen" : "window") through the desktop's portal"
+        )
         return (.portal(capture), output, FrameSize(width: capture.width, height: capture.height))
     }
 

@@ -137,10 +137,10 @@ class WaylandDesktop:
                 process.terminate()
                 process.wait(timeout=10)
 
-    def publisher(self, *arguments, channel="wayland"):
+    def publisher(self, *arguments, channel="wayland", env=None):
         """`onair publish` in the session, as its user."""
-        return Publisher(*arguments, channel=channel, env=self.env, prefix=self.as_user(), binary=str(self.binary),
-                         cwd=str(self.home))
+        return Publisher(*arguments, channel=channel, env={**self.env, **(env or {})}, prefix=self.as_user(),
+                         binary=str(self.binary), cwd=str(self.home))
 
     def onair(self, *arguments, env=None, timeout=60):
         return subprocess.run(self.as_user(str(self.binary), *arguments), env={**self.env, **(env or {})},

@@ -23,6 +23,21 @@ import Testing
         #expect(config.server.port == 8080 && config.server.host == "0.0.0.0" && config.server.allowOrigin == "*")
     }
 
+    @Test func portalSourcesAreAScreenOrAWindow() {
+        #expect(SourceChoice(argument: "portal") == .portal(.monitor))
+        #expect(SourceChoice(argument: "portal:screen") == .portal(.monitor))
+        #expect(SourceChoice(argument: "portal:window") == .portal(.window))
+        #expect(SourceChoice(argument: "portal:region") == nil)
+        #expect(Self.error(["--source", "portal:tab"])?.contains("--source") == true)
+    }
+
+    @Test func aWaylandSessionIsToldByItsVariables() {
+        #expect(VideoSourceResolver.isWaylandSession(["XDG_SESSION_TYPE": "wayland"]))
+        #expect(VideoSourceResolver.isWaylandSession(["WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":0"]))
+        #expect(!VideoSourceResolver.isWaylandSession(["XDG_SESSION_TYPE": "x11", "DISPLAY": ":0"]))
+        #expect(!VideoSourceResolver.isWaylandSession(["WAYLAND_DISPLAY": ""]))
+    }
+
     @Test func optionsMapOntoTheConfiguration() throws {
         let config = try Publish.parse([
             "--channel", "Room_2-b", "--size", "640x360", "--fps", "25", "--video-bitrate", "1.2M",

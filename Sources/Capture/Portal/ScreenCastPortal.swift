@@ -75,7 +75,8 @@ public enum ScreenCastPortal {
         guard kind == .monitor ? offer.monitors : offer.windows else { throw .portalOffersNo(kind.rawValue + "s") }
         let handshake = Handshake(bus: bus)
         do {
-            let created = try handshake.request("CreateSession", [], ["session_handle_token": .string(handshake.token())])
+            let created = try handshake.request(
+                "CreateSession", [], ["session_handle_token": .string(handshake.token())])
             guard let session = created["session_handle"]?.string else {
                 throw CaptureError.portal("the portal's CreateSession gave no session")
             }
@@ -154,7 +155,8 @@ public enum ScreenCastPortal {
                 if case .dictionary(let results)? = response.dropFirst().first { return results }
                 return [:]
             case 1: throw CaptureError.portalRefused
-            default: throw CaptureError.portal("the portal could not \(method) (response \(response.first?.uint32 ?? 2))")
+            default:
+                throw CaptureError.portal("the portal could not \(method) (response \(response.first?.uint32 ?? 2))")
             }
         }
     }

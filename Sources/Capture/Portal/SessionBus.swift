@@ -146,7 +146,9 @@ final class SessionBus {
 
     static func append(_ value: BusValue, to message: OpaquePointer) throws {
         func ok(_ result: Int32) throws {
-            guard result >= 0 else { throw BusError.call("writing a message", name: "", message: String(cString: strerror(-result))) }
+            guard result >= 0 else {
+                throw BusError.call("writing a message", name: "", message: String(cString: strerror(-result)))
+            }
         }
         switch value {
         case .string(let text):
@@ -172,7 +174,9 @@ final class SessionBus {
             }
             try ok(sd_bus_message_close_container(message))
         case .array(let items):
-            try ok(sd_bus_message_open_container(message, CChar(UInt8(ascii: "a")), String(signature(of: value).dropFirst())))
+            try ok(
+                sd_bus_message_open_container(
+                    message, CChar(UInt8(ascii: "a")), String(signature(of: value).dropFirst())))
             for item in items { try append(item, to: message) }
             try ok(sd_bus_message_close_container(message))
         case .structure(let items):
@@ -200,7 +204,9 @@ final class SessionBus {
         var contents: UnsafePointer<CChar>?
         let peeked = sd_bus_message_peek_type(message, &type, &contents)
         guard peeked > 0 else {
-            if peeked < 0 { throw BusError.call("reading a message", name: "", message: String(cString: strerror(-peeked))) }
+            if peeked < 0 {
+                throw BusError.call("reading a message", name: "", message: String(cString: strerror(-peeked)))
+            }
             return nil
         }
         let code = UInt8(bitPattern: type)

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@testable import Capture
+
+struct RestoreTokenStoreTests {
+    @Test func theFolderFollowsTheXDGStateHome() {
+        #expect(RestoreTokenStore.defaultDirectory(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"]) == "/s/onair")
+        // A relative XDG_STATE_HOME is to be ignored (the base directory specification).
+        #expect(
+            RestoreTokenStore.defaultDirectory(environment: ["XDG_STATE_HOME": "s", "HOME": "/h"])
+                == "/h/.local/state/onair")
+        #expect(
+            RestoreTokenStore.defaultDirectory(environment: ["HOME": "/home/ann"]) == "/home/ann/.local/state/onair")
+        #expect(RestoreTokenStore.defaultDirectory(environment: [:]) == nil)
+    }
+
+    @Test func aTokenIsKeptPerKindReadableByTheUserOnly() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tokens-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = RestoreTokenStore(directory: folder + "/onair") { Issue.record("warned: \($0)") }
+        #expect(store.load(.monitor) == nil)
+        store.save("4dd16f84-3194", for: .monitor)
+        store.save("window-token", for: .window)
+        #expect(store.load(.monitor) == "4dd16f84-3194" && store.load(.window) == "window-token")
+        #expect(store.path(for: .monitor) == folder + "/onair/portal-screen.token")
+        let mode = try FileManager.default.attributesOfItem(atPath: store.path(for: .monitor))[.posixPermissions]
+        #expect((mode as? NSNumber)?.intValue == 0o600)
+        store.save("next", for: .monitor)
+        #expect(store.load(.monitor) == "next")
+    }
+
+    @Test func anUnwritableFolderIsAWarningNotAFailure() {
+        let warned = WarningBox()
+        let store = RestoreTokenStore(directory: "/proc/onair") { warned.add($0) }
+        store.save("token", for: .monitor)
+        #expect(
+            warned.messages == ["cannot keep the portal's restore token in /proc/onair: the next start will ask again"])
+    }
+}
+
+final class WarningBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+    func add(_ message: String) { lock.withLock { stored.append(message) } }
+    var messages: [String] { lock.withLock { stored } }
+}
+
+struct ScreenCastOfferTests {
+    @Test func theOfferSaysWhatCanBeShared() {
+        let wlroots = ScreenCastPortal.Offer(version: 4, sourceTypes: 1, cursorModes: 3)
+        #expect(wlroots.monitors && !wlroots.windows && wlroots.embeddedCursor && wlroots.restoresSessions)
+        #expect(
+            wlroots.summary
+                == "screens, the pointer drawn in, remembers the choice for unattended restarts (ScreenCast version 4)")
+        let old = ScreenCastPortal.Offer(version: 1, sourceTypes: 3, cursorModes: 1)
+        #expect(old.summary == "screens and windows, no pointer (ScreenCast version 1)")
+        #expect(ScreenCastPortal.Kind.monitor.sourceType == 1 && ScreenCastPortal.Kind.window.sourceType == 2)
+    }
+}

@@ -1,0 +1,222 @@
+"""Sharing a Wayland desktop through the ScreenCast portal: a real headless sway, PipeWire, and
+xdg-desktop-portal with its wlroots backend (wayland.py). What a viewer decodes shows the screen."""
+
+import os
+import shutil
+import stat
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from harness import Publisher, run_onair, wait_until
+from hls_rules import MediaPlaylist, check_media_playlist
+from wayland import WaylandDesktop
+
+RED, GREEN, BLUE = (255, 0, 0), (0, 255, 0), (0x12, 0x34, 0x56)
+BLACK = (0, 0, 0)
+
+
+@pytest.fixture(scope="module")
+def desktop():
+    session = WaylandDesktop(640, 480)
+    yield session
+    session.stop()
+
+
+@pytest.fixture
+def state(desktop):
+    """A fresh place for the portal's restore tokens: each test starts with no remembered choice."""
+    folder = Path(tempfile.mkdtemp(prefix="state-", dir=desktop.home))
+    os.chown(folder, 65534, 65534)
+    return {"XDG_STATE_HOME": str(folder)}
+
+
+def near(colour, expected, tolerance=14):
+    return all(abs(a - b) <= tolerance for a, b in zip(colour, expected))
+
+
+class Picture:
+    """The last frame of the newest segment a publisher lists, decoded."""
+
+    def __init__(self, publisher):
+        playlist = MediaPlaylist(publisher.get("media.m3u8").text)
+        data = publisher.get("init.mp4").body + publisher.get(playlist.segments[-1]["uri"]).body
+        probe = subprocess.run(["ffprobe", "-v", "error", "-count_packets", "-select_streams", "v",
+                                "-show_entries", "stream=width,height,nb_read_packets", "-of", "csv=p=0", "-"],
+                               input=data, capture_output=True, check=True).stdout.decode().strip()
+        self.width, self.height, self.frames = map(int, probe.split(","))
+        self.rgb = subprocess.run(["ffmpeg", "-v", "error", "-i", "-", "-vf", f"select=eq(n\\,{self.frames - 1})",
+                                   "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"], input=data,
+                                  capture_output=True, check=True).stdout
+        self.sequence = playlist.sequence + len(playlist.segments) - 1
+
+    def __call__(self, x, y):
+        offset = (y * self.width + x) * 3
+        return tuple(self.rgb[offset:offset + 3])
+
+
+def shows(publisher, check, what, timeout=20):
+    """Waits for a newly published segment whose last picture passes `check`; returns that picture."""
+    def newest():
+        picture = Picture(publisher)
+        return picture if check(picture) else None
+    return wait_until(newest, timeout, interval=0.5, what=what)
+
+
+def test_colours_painted_on_the_screen_reach_the_stream(desktop, state):
+    desktop.paint("#000000")
+    publisher = desktop.publisher("--source", "portal", "--audio", "test", env=state)
+    try:
+        # A still screen sends no picture at all: the broadcast starts anyway, and keeps its rate.
+        publisher.wait_for_segments(2)
+        for colour, rgb in [("#ff0000", RED), ("#123456", BLUE), ("#00ff00", GREEN)]:
+            desktop.paint(colour)
+            picture = shows(publisher, lambda p: near(p(320, 240), rgb) and near(p(5, 5), rgb)
+                            and near(p(634, 474), rgb), f"{colour} in the stream")
+            assert (picture.width, picture.height) == (640, 480)
+            assert picture.frames == 60, "a constant 30 fps, repeats filling the still moments"
+        check_media_playlist(MediaPlaylist(publisher.get("media.m3u8").text), "fmp4", 6)
+    finally:
+        assert publisher.stop() == 0, publisher.output()
+    output = publisher.output()
+    assert "sharing a 640x480 screen through the desktop's portal" in output
+    assert "[capture_interrupted]" not in output
+
+
+def test_a_window_appears_where_it_is_and_moves_without_leaving_a_trace(desktop, state):
+    desktop.paint("#ff0000")
+    publisher = desktop.publisher("--source", "portal", "--audio", "none", env=state)
+    try:
+        publisher.wait_for_segments(1)
+        desktop.window("00ff00", 100, 80, 200, 120, app_id="onair-green")
+        picture = shows(publisher, lambda p: near(p(200, 140), GREEN), "the window in the stream")
+        assert near(picture(104, 84), GREEN) and near(picture(295, 195), GREEN), "the window's corners"
+        assert near(picture(95, 140), RED) and near(picture(305, 140), RED) and near(picture(200, 75), RED)
+        desktop.run("swaymsg", '[app_id="onair-green"] move position 400 300')
+        picture = shows(publisher, lambda p: near(p(500, 360), GREEN), "the window at its new place")
+        assert near(picture(200, 140), RED), "nothing stale where the window was"
+    finally:
+        desktop.run("swaymsg", '[app_id="onair-green"] kill', check=False)
+        assert publisher.stop() == 0, publisher.output()
+
+
+def test_a_new_screen_size_is_fitted_into_the_same_output(desktop, state):
+    desktop.paint("#00ff00")
+    publisher = desktop.publisher("--source", "portal", "--audio", "none", env=state)
+    try:
+        publisher.wait_for_segments(1)
+        desktop.run("swaymsg", "output", "HEADLESS-1", "resolution", "1280x480")
+        desktop.paint("#00ff00")
+        # 1280x480 in 640x480: the picture 640x240, bars of 120 rows above and below.
+        picture = shows(publisher, lambda p: near(p(320, 20), BLACK) and near(p(320, 240), GREEN),
+                        "the wider screen letterboxed")
+        assert (picture.width, picture.height) == (640, 480)
+        assert near(picture(320, 460), BLACK) and near(picture(5, 240), GREEN) and near(picture(634, 240), GREEN)
+    finally:
+        desktop.run("swaymsg", "output", "HEADLESS-1", "resolution", "640x480")
+        assert publisher.stop() == 0, publisher.output()
+
+
+def test_the_choice_is_remembered_so_a_restart_does_not_ask_again(desktop, state):
+    runs = lambda: desktop.chooser_log.read_text().count("run") if desktop.chooser_log.exists() else 0
+    before = runs()
+    first = desktop.publisher("--source", "portal", "--audio", "none", "--duration", "2s", env=state)
+    assert first.process.wait(timeout=60) == 0, first.output()
+    assert runs() == before + 1, "the first start asks"
+    token = Path(state["XDG_STATE_HOME"], "onair/portal-screen.token")
+    assert token.read_text().strip() and stat.S_IMODE(token.stat().st_mode) == 0o600
+    desktop.paint("#123456")
+    second = desktop.publisher("--source", "portal", "--audio", "none", env=state)
+    try:
+        second.wait_for_segments(1)
+        desktop.paint("#ff0000")
+        shows(second, lambda p: near(p(320, 240), RED), "the restarted broadcast's picture")
+    finally:
+        assert second.stop() == 0, second.output()
+    assert runs() == before + 1, "the restart did not ask"
+    assert "the screen chosen last time" in second.output()
+    assert token.read_text().strip(), "the token the portal gave back is kept"
+
+
+def test_on_a_wayland_session_the_screen_is_shared_through_the_portal_by_default(desktop, state):
+    publisher = desktop.publisher("--audio", "none", "--duration", "2s", env=state)
+    assert publisher.process.wait(timeout=60) == 0, publisher.output()
+    assert "through the desktop's portal" in publisher.output()
+
+
+def test_devices_says_what_the_portal_offers(desktop):
+    result = desktop.onair("devices")
+    assert result.returncode == 0, result.stderr
+    assert ("screen-sharing portal (--source portal): screens, the pointer drawn in, "
+            "remembers the choice for unattended restarts (ScreenCast version 4)") in result.stdout
+
+
+def test_a_refusal_and_what_the_portal_does_not_offer_are_one_line_and_status_2(desktop, state):
+    desktop.chooser_answer.write_text("refuse")
+    try:
+        refused = desktop.onair("publish", "--source", "portal", "--audio", "none", env=state)
+    finally:
+        desktop.chooser_answer.unlink()
+    assert refused.returncode == 2
+    assert refused.stderr.strip().splitlines()[-1] == (
+        "onair: screen sharing was refused in the desktop's dialog: run again and choose what to share")
+    window = desktop.onair("publish", "--source", "portal:window", "--audio", "none", env=state)
+    assert window.returncode == 2 and len(window.stderr.strip().splitlines()) == 1
+    assert "does not share windows" in window.stderr
+
+
+def test_stopping_the_share_from_the_desktop_ends_the_broadcast_cleanly():
+    desktop = WaylandDesktop(640, 480)
+    try:
+        hls = desktop.home / "hls"
+        publisher = desktop.publisher("--source", "portal", "--audio", "test", "--hls-dir", str(hls))
+        publisher.wait_for_segments(2)
+        desktop.stop_sharing()
+        assert publisher.process.wait(timeout=30) == 0, publisher.output()
+        output = publisher.output()
+        assert "[capture_interrupted] screen sharing ended (the desktop stopped the stream)" in output
+        assert "[stopped]" in output
+        media = hls / "live/wayland"
+        playlist = MediaPlaylist((media / "media.m3u8").read_text())
+        assert playlist.ended, "the playlist is closed"
+        for segment in playlist.segments:
+            assert (media / segment["uri"]).stat().st_size > 0
+        assert not [p.name for p in media.iterdir() if p.name.endswith(".tmp")], "nothing half-written"
+    finally:
+        desktop.stop()
+
+
+@pytest.fixture
+def bare_bus(tmp_path):
+    """A session bus with no portal on it."""
+    address = f"unix:path={tmp_path}/bus"
+    process = subprocess.Popen(["dbus-daemon", "--session", f"--address={address}", "--nofork", "--nopidfile"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_until(lambda: (tmp_path / "bus").exists(), 10, what="the bus")
+    yield address
+    process.terminate()
+    process.wait()
+
+
+@pytest.mark.parametrize("arguments", [["--source", "portal"], ["--source", "screen"]], ids=["portal", "screen"])
+def test_without_a_portal_the_error_says_what_to_install(bare_bus, arguments):
+    result = run_onair("publish", *arguments, "--audio", "none",
+                       env={"DBUS_SESSION_BUS_ADDRESS": bare_bus, "WAYLAND_DISPLAY": "wayland-9"})
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "no ScreenCast portal on the session bus: install xdg-desktop-portal" in result.stderr
+
+
+def test_without_a_session_bus_the_error_says_where_to_run(tmp_path):
+    result = run_onair("publish", "--source", "portal", "--audio", "none",
+                       env={"DBUS_SESSION_BUS_ADDRESS": f"unix:path={tmp_path}/none", "XDG_RUNTIME_DIR": str(tmp_path)})
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "no D-Bus session bus" in result.stderr
+
+
+def test_a_wayland_session_without_a_portal_falls_back_with_a_notice(bare_bus):
+    publisher = Publisher("--audio", "none", "--duration", "1s",
+                          env={"DBUS_SESSION_BUS_ADDRESS": bare_bus, "WAYLAND_DISPLAY": "wayland-9"})
+    assert publisher.process.wait(timeout=60) == 0, publisher.output()
+    assert "a Wayland session, but no ScreenCast portal on the session bus" in publisher.output()
