@@ -235,9 +235,9 @@ public final class Broadcast: Sendable {
                     cursor: cursor, windowGrace: windowGrace, reconnectTimeout: config.reconnectTimeout, stop: stop,
                     warn: { logger.warning("\($0)") },
                     report: hub.reporter)
-            case .portal(let capture):
+            case .portal(let capture, let region):
                 try PortalSource(
-                    capture: capture, outputWidth: config.width, outputHeight: config.height, stop: stop,
+                    capture: capture, region: region, outputWidth: config.width, outputHeight: config.height, stop: stop,
                     report: hub.reporter)
             }
         let audioSource: (any AudioSource)? =

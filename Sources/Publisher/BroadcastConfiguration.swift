@@ -1,4 +1,5 @@
 public import Capture
+public import Media
 public import Encoding
 public import HLS
 public import Push
@@ -12,8 +13,9 @@ public struct BroadcastConfiguration: Sendable {
         case testPattern
         /// An X screen, window or region, on a display already opened and checked.
         case screen(X11Display, ScreenSource.Target, cursor: Bool, windowGrace: Double)
-        /// A Wayland screen or window the user agreed to share through the ScreenCast portal.
-        case portal(PortalCapture)
+        /// A Wayland screen or window the user agreed to share through the ScreenCast portal, or a
+        /// rectangle of it.
+        case portal(PortalCapture, region: PixelRect?)
     }
 
     public enum AudioInput: Sendable, Equatable {

@@ -9,7 +9,7 @@ import Logging
 struct SourceOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "What to share: screen (the default with a display; on a Wayland desktop, through its ScreenCast portal), window:<id or title>, region:WxH+X+Y, portal (a screen through the desktop's portal), portal:window, or test (an animated pattern with a running clock; the default without a display).",
+            "What to share: screen (the default with a display; on a Wayland desktop, through its ScreenCast portal), window:<id or title>, region:WxH+X+Y, portal (a screen through the desktop's portal), portal:window, portal:region:WxH+X+Y, or test (an animated pattern with a running clock; the default without a display).",
             valueName: "source"))
     var source: SourceChoice?
 

@@ -10,8 +10,8 @@ enum SourceChoice: ExpressibleByArgument, Equatable {
     case screen
     case window(String)
     case region(PixelRect)
-    /// The ScreenCast portal (Wayland desktops): a screen, or a window.
-    case portal(ScreenCastPortal.Kind)
+    /// The ScreenCast portal (Wayland desktops): a screen, a window, or a rectangle of the screen.
+    case portal(ScreenCastPortal.Kind, region: PixelRect? = nil)
 
     init?(argument: String) {
         switch argument {
@@ -19,6 +19,9 @@ enum SourceChoice: ExpressibleByArgument, Equatable {
         case "screen": self = .screen
         case "portal", "portal:screen": self = .portal(.monitor)
         case "portal:window": self = .portal(.window)
+        case _ where argument.hasPrefix("portal:region:"):
+            guard let rect = Self.geometry(String(argument.dropFirst(14))) else { return nil }
+            self = .portal(.monitor, region: rect)
         case _ where argument.hasPrefix("window:") && argument.count > 7:
             self = .window(String(argument.dropFirst(7)))
         case _ where argument.hasPrefix("region:"):
@@ -74,8 +77,8 @@ struct VideoSourceResolver {
                 notice("a Wayland session, but \(error.description.prefix { $0 != ":" })")
             }
         }
-        if case .portal(let kind) = choice {
-            return try portal(kind, short: short, notice: notice)
+        if case .portal(let kind, let region) = choice {
+            return try portal(kind, region: region, short: short, notice: notice)
         }
         if choice == .test {
             if self.choice == nil {
@@ -137,7 +140,7 @@ struct VideoSourceResolver {
 
     /// Asks the desktop's ScreenCast portal for a screen or a window; the stream it gives is
     /// checked (a picture format agreed) before the broadcast starts.
-    private func portal(_ kind: ScreenCastPortal.Kind, short: Int, notice: (String) -> Void) throws -> (
+    private func portal(_ kind: ScreenCastPortal.Kind, region: PixelRect?, short: Int, notice: (String) -> Void) throws -> (
         BroadcastConfiguration.VideoInput, FrameSize, FrameSize
     ) {
         let environment = ProcessInfo.processInfo.environment
@@ -153,17 +156,24 @@ struct VideoSourceResolver {
         } catch {
             throw UsageError(message: error.description)
         }
+        let shared = PixelRect(x: 0, y: 0, width: capture.width, height: capture.height)
+        if let region, region.clipped(to: shared) != region {
+            throw UsageError(
+                message: CaptureError.regionOutsideScreen(
+                    region.description, screenWidth: shared.width, screenHeight: shared.height
+                )
+                .description)
+        }
+        let area = region ?? shared
         let output =
             size
             ?? {
-                let fitted = FrameGeometry.size(
-                    sourceWidth: capture.width, sourceHeight: capture.height, shortSide: short)
+                let fitted = FrameGeometry.size(sourceWidth: area.width, sourceHeight: area.height, shortSide: short)
                 return FrameSize(width: fitted.width, height: fitted.height)
             }()
-        notice(
-            "sharing a \(capture.width)x\(capture.height) \(kind == .monitor ? "screen" : "window") through the desktop's portal"
-        )
-        return (.portal(capture), output, FrameSize(width: capture.width, height: capture.height))
+        let what = "a \(capture.width)x\(capture.height) \(kind == .monitor ? "screen" : "window")"
+        notice("sharing \(region.map { "the \($0.description) region of " } ?? "")\(what) through the desktop's portal")
+        return (.portal(capture, region: region), output, FrameSize(width: area.width, height: area.height))
     }
 
     /// A window by id (`0x400001` or decimal) or by title text (case-insensitive, exact title preferred).

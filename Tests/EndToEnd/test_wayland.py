@@ -102,6 +102,26 @@ def test_a_window_appears_where_it_is_and_moves_without_leaving_a_trace(desktop,
         assert publisher.stop() == 0, publisher.output()
 
 
+def test_a_region_of_the_screen_is_published_alone(desktop, state):
+    desktop.paint("#ff0000")
+    desktop.window("00ff00", 100, 80, 200, 120, app_id="onair-region")
+    publisher = desktop.publisher("--source", "portal:region:200x120+100+80", "--audio", "none", env=state)
+    try:
+        publisher.wait_for_segments(1)
+        desktop.paint("#ff0000")  # a change, so the compositor sends a picture
+        picture = shows(publisher, lambda p: near(p(100, 60), GREEN), "the region in the stream")
+        assert (picture.width, picture.height) == (200, 120)
+        for point in [(2, 2), (197, 2), (2, 117), (197, 117)]:
+            assert near(picture(*point), GREEN), f"{point}: {picture(*point)}"
+    finally:
+        desktop.run("swaymsg", '[app_id="onair-region"] kill', check=False)
+        assert publisher.stop() == 0, publisher.output()
+    assert "sharing the 200x120+100+80 region of a 640x480 screen through the desktop's portal" in publisher.output()
+    outside = desktop.onair("publish", "--source", "portal:region:800x600+0+0", "--audio", "none", env=state)
+    assert outside.returncode == 2
+    assert outside.stderr.strip().splitlines()[-1] == "onair: region 800x600+0+0 is not inside the 640x480 screen"
+
+
 def test_a_new_screen_size_is_fitted_into_the_same_output(desktop, state):
     desktop.paint("#00ff00")
     publisher = desktop.publisher("--source", "portal", "--audio", "none", env=state)
@@ -144,6 +164,19 @@ def test_on_a_wayland_session_the_screen_is_shared_through_the_portal_by_default
     publisher = desktop.publisher("--audio", "none", "--duration", "2s", env=state)
     assert publisher.process.wait(timeout=60) == 0, publisher.output()
     assert "through the desktop's portal" in publisher.output()
+
+
+@pytest.mark.parametrize("cursor", [True, False], ids=["cursor", "no-cursor"])
+def test_the_pointer_is_asked_drawn_in_unless_asked_not_to(desktop, state, cursor):
+    """A headless sway has no pointer to draw: what onair asked the portal for is read from its log."""
+    log = desktop.root / "logs/portal-wlr.log"
+    before = log.read_text().count("dbus: option cursor_mode:")
+    publisher = desktop.publisher("--source", "portal", "--audio", "none", "--duration", "1s",
+                                  *([] if cursor else ["--no-cursor"]), env=state)
+    assert publisher.process.wait(timeout=60) == 0, publisher.output()
+    asked = [line.split("cursor_mode:")[1].strip() for line in log.read_text().splitlines()
+             if "dbus: option cursor_mode:" in line][before:]
+    assert asked == (["2"] if cursor else ["1"]), "embedded (2), or hidden (1)"
 
 
 def test_devices_says_what_the_portal_offers(desktop):

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Media
 import Testing
 
 @testable import onair
@@ -28,6 +29,10 @@ import Testing
         #expect(SourceChoice(argument: "portal:screen") == .portal(.monitor))
         #expect(SourceChoice(argument: "portal:window") == .portal(.window))
         #expect(SourceChoice(argument: "portal:region") == nil)
+        #expect(
+            SourceChoice(argument: "portal:region:200x120+100+80")
+                == .portal(.monitor, region: PixelRect(x: 100, y: 80, width: 200, height: 120)))
+        #expect(SourceChoice(argument: "portal:region:200x120") == nil)
         #expect(Self.error(["--source", "portal:tab"])?.contains("--source") == true)
     }
 

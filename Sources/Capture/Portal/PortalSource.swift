@@ -2,7 +2,8 @@ internal import CPipeWire
 public import Media
 
 /// The picture of a Wayland screen or window, shared through the ScreenCast portal: what the
-/// compositor sends over PipeWire, fitted into the output as the X11 source fits its screen.
+/// compositor sends over PipeWire (or a rectangle of it), fitted into the output as the X11
+/// source fits its screen.
 ///
 /// A compositor sends a picture only when something changed, maybe none at all on a still
 /// screen: until the first one the output is black, and then the pacer repeats the last one. A
@@ -13,6 +14,8 @@ public final class PortalSource: VideoSource, @unchecked Sendable {
     public let width: Int
     public let height: Int
     private let capture: PortalCapture
+    /// `--source portal:region:…`: the rectangle of the shared picture to publish.
+    private let region: PixelRect?
     private let stop: StopSignal
     private let report: EventReporter
     private let fitter: PictureFitter
@@ -24,9 +27,11 @@ public final class PortalSource: VideoSource, @unchecked Sendable {
     public var work: CaptureWork? { counts }
 
     public init(
-        capture: PortalCapture, outputWidth: Int, outputHeight: Int, stop: StopSignal, report: @escaping EventReporter
+        capture: PortalCapture, region: PixelRect? = nil, outputWidth: Int, outputHeight: Int, stop: StopSignal,
+        report: @escaping EventReporter
     ) throws {
         self.capture = capture
+        self.region = region
         self.width = outputWidth
         self.height = outputHeight
         self.stop = stop
@@ -45,9 +50,16 @@ public final class PortalSource: VideoSource, @unchecked Sendable {
             return previous
         }
         defer { CPW_release(capture.stream, buffer) }
-        let size = (width: Int(taken.width), height: Int(taken.height))
-        let pixels = UnsafeMutablePointer(mutating: data)
+        let shared = PixelRect(x: 0, y: 0, width: Int(taken.width), height: Int(taken.height))
+        // The part shared, or the region of it asked for (within a screen made smaller since).
+        let part = region?.clipped(to: shared) ?? shared
+        guard part.width > 0, part.height > 0 else {
+            counts.record(read: 0, converted: 0, at: seconds)
+            return nil
+        }
+        let size = (width: part.width, height: part.height)
         let stride = Int(taken.stride)
+        let pixels = UnsafeMutablePointer(mutating: data) + part.y * stride + part.x * 4
         // The first picture (after the black one), and a new size, are fitted whole.
         let whole = previous == nil || size != lastSize || taken.damageCount < 0
         let area = PixelRect(x: 0, y: 0, width: size.width, height: size.height)
@@ -57,7 +69,8 @@ public final class PortalSource: VideoSource, @unchecked Sendable {
             : DamageRegions.merge(
                 withUnsafeBytes(of: taken.damage) { raw in
                     raw.bindMemory(to: CPW_rect.self).prefix(Int(taken.damageCount)).map {
-                        PixelRect(x: Int($0.x), y: Int($0.y), width: Int($0.width), height: Int($0.height))
+                        PixelRect(
+                            x: Int($0.x) - part.x, y: Int($0.y) - part.y, width: Int($0.width), height: Int($0.height))
                     }
                 }, within: area)
         guard !boxes.isEmpty else {
