@@ -41,7 +41,6 @@ struct Devices: ParsableCommand {
     /// The ScreenCast portal: what it offers, or why there is none (said on Wayland sessions, or
     /// wherever a portal answers).
     /// Whether one was found.
-    @discardableResult
     private static func printPortal() -> Bool {
         let environment = ProcessInfo.processInfo.environment
         let wayland = VideoSourceResolver.isWaylandSession(environment)
