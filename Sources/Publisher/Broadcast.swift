@@ -237,8 +237,8 @@ public final class Broadcast: Sendable {
                     report: hub.reporter)
             case .portal(let capture, let region):
                 try PortalSource(
-                    capture: capture, region: region, outputWidth: config.width, outputHeight: config.height, stop: stop,
-                    report: hub.reporter)
+                    capture: capture, region: region, outputWidth: config.width, outputHeight: config.height,
+                    stop: stop, report: hub.reporter)
             }
         let audioSource: (any AudioSource)? =
             switch config.audio {

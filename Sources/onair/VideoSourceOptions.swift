@@ -61,7 +61,10 @@ struct VideoSourceResolver {
 
     /// The source, the output size and the size of what is captured (for a ladder's rungs);
     /// `notice` is said when the source was chosen for the user.
-    func resolve(notice: (String) -> Void) throws -> (BroadcastConfiguration.VideoInput, FrameSize, FrameSize) {
+    /// What a source resolves to: the input, the output size, the size of what is captured.
+    typealias Resolved = (BroadcastConfiguration.VideoInput, FrameSize, FrameSize)
+
+    func resolve(notice: (String) -> Void) throws -> Resolved {
         let environment = ProcessInfo.processInfo.environment
         let displayName = display ?? environment["DISPLAY"]
         var choice = self.choice ?? (displayName == nil ? .test : .screen)
@@ -140,9 +143,9 @@ struct VideoSourceResolver {
 
     /// Asks the desktop's ScreenCast portal for a screen or a window; the stream it gives is
     /// checked (a picture format agreed) before the broadcast starts.
-    private func portal(_ kind: ScreenCastPortal.Kind, region: PixelRect?, short: Int, notice: (String) -> Void) throws -> (
-        BroadcastConfiguration.VideoInput, FrameSize, FrameSize
-    ) {
+    private func portal(
+        _ kind: ScreenCastPortal.Kind, region: PixelRect?, short: Int, notice: (String) -> Void
+    ) throws -> Resolved {
         let environment = ProcessInfo.processInfo.environment
         let tokens = RestoreTokenStore.defaultDirectory(environment: environment).map {
             RestoreTokenStore(directory: $0) { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) }
