@@ -29,7 +29,10 @@ public enum CaptureError: Error, CustomStringConvertible, Equatable {
         case .noPortal:
             "no ScreenCast portal on the session bus: install xdg-desktop-portal and the desktop's backend (xdg-desktop-portal-gnome, -kde or -wlr), or share an X display with --display"
         case .portalOffersNo(let what):
-            "this desktop's ScreenCast portal does not share \(what): use --source portal for the screen (`onair devices` says what it offers)"
+            "this desktop's ScreenCast portal does not share \(what)"
+                + (what == "windows"
+                    ? ": use --source portal for a screen" : ": use --source portal:window for a window")
+                + " (`onair devices` says what it offers)"
         case .portalRefused:
             "screen sharing was refused in the desktop's dialog: run again and choose what to share"
         case .portalNoFormat(let why):
