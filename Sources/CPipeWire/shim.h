@@ -69,7 +69,13 @@ static inline void CPW_onProcess(void *data) {
     struct pw_buffer *b;
     while ((b = pw_stream_dequeue_buffer(c->stream)) != NULL) {
         struct spa_data *d = &b->buffer->datas[0];
-        if (d->data == NULL || d->chunk->size == 0 || (d->chunk->flags & SPA_CHUNK_FLAG_CORRUPTED)) {
+        struct spa_meta_header *header = spa_buffer_find_meta_data(b->buffer, SPA_META_Header, sizeof(*header));
+        int corrupted = (d->chunk->flags & SPA_CHUNK_FLAG_CORRUPTED)
+            || (header && (header->flags & SPA_META_HEADER_FLAG_CORRUPTED));
+        if (d->data == NULL || d->chunk->size == 0 || corrupted) {
+            /* A picture the compositor could not copy: skipped, and what it changed is not
+               known, so the next one is converted whole. */
+            c->damageCount = -1;
             pw_stream_queue_buffer(c->stream, b);
             continue;
         }
