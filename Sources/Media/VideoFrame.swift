@@ -78,6 +78,15 @@ public final class VideoFrame: @unchecked Sendable {
             && frame.pointee.data.0 == other.frame.pointee.data.0
     }
 
+    /// Paints the whole picture black (limited-range YUV: 16, 128, 128).
+    public func paintBlack() {
+        for (plane, value) in [(0, UInt8(16)), (1, UInt8(128)), (2, UInt8(128))] {
+            withPlane(plane) { bytes, stride, columns, rows in
+                for row in 0..<rows { (bytes + row * stride).update(repeating: value, count: columns) }
+            }
+        }
+    }
+
     /// Copies another picture of the same size into this one, plane by plane.
     public func copyPicture(from other: VideoFrame) {
         precondition(other.width == width && other.height == height)

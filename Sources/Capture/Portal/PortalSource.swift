@@ -83,21 +83,13 @@ public final class PortalSource: VideoSource, @unchecked Sendable {
             try fitter.fit(pixels, stride: stride, width: size.width, height: size.height, into: frame)
             counts.record(read: size.width * size.height, converted: width * height, at: seconds)
         } else {
-            frame.copyPicture(from: previous!)
-            let mapping = fitter.mapping(width: size.width, height: size.height)
-            var read = 0, converted = 0
-            var kept: [PixelRect] = []
-            for box in boxes {
-                let piece = mapping.piece(for: box)
-                try fitter.fit(
-                    piece: piece, of: mapping, pixels + piece.source.y * stride + piece.source.x * 4, stride: stride,
-                    into: frame)
-                read += piece.source.width * piece.source.height
-                converted += piece.output.width * piece.output.height
-                kept.append(piece.kept)
+            // The picture before, with the changed pieces redrawn from the picture in place.
+            let work = try fitter.redraw(
+                boxes, width: size.width, height: size.height, over: previous!, into: frame
+            ) { piece, convert in
+                try convert(pixels + piece.y * stride + piece.x * 4, stride)
             }
-            frame.changedAreas = kept
-            counts.record(read: read, converted: converted, at: seconds)
+            counts.record(read: work.read, converted: work.converted, at: seconds)
         }
         previous = frame
         return frame
@@ -106,8 +98,10 @@ public final class PortalSource: VideoSource, @unchecked Sendable {
     /// Ends the broadcast cleanly once the stream has ended: the user stopped sharing, or the
     /// compositor or PipeWire went away.
     private func watchStream(at seconds: Double) {
+        // Once a frame: no buffer for the reason until there is one to say.
+        guard CPW_status(capture.stream, nil, 0) < 0 else { return }
         var error = [CChar](repeating: 0, count: 256)
-        guard CPW_status(capture.stream, &error, error.count) < 0 else { return }
+        _ = CPW_status(capture.stream, &error, error.count)
         ended = true
         report(
             .captureInterrupted,
@@ -118,11 +112,7 @@ public final class PortalSource: VideoSource, @unchecked Sendable {
     /// Black until the compositor sends its first picture (a still screen may send none).
     private func black(index: Int64) throws -> VideoFrame {
         let frame = try pool.makeFrame(index: index)
-        for (plane, value) in [(0, UInt8(16)), (1, UInt8(128)), (2, UInt8(128))] {
-            frame.withPlane(plane) { bytes, stride, width, height in
-                for row in 0..<height { (bytes + row * stride).update(repeating: value, count: width) }
-            }
-        }
+        frame.paintBlack()
         return frame
     }
 }

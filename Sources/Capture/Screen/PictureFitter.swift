@@ -168,6 +168,31 @@ final class PictureFitter {
         self.outputHeight = outputHeight
     }
 
+    /// Redraws the changed `boxes` of a `width`×`height` capture into `frame`, a copy of the
+    /// `previous` picture: each box's piece (`DamageMapping`, area coordinates) is read by `read`,
+    /// which hands its pixels and stride to the conversion. Sets the frame's changed areas;
+    /// returns the pixels read and converted.
+    func redraw(
+        _ boxes: [PixelRect], width: Int, height: Int, over previous: VideoFrame, into frame: VideoFrame,
+        read: (PixelRect, (UnsafeMutablePointer<UInt8>, Int) throws -> Void) throws -> Void
+    ) throws -> (read: Int, converted: Int) {
+        frame.copyPicture(from: previous)
+        let mapping = mapping(width: width, height: height)
+        var counts = (read: 0, converted: 0)
+        var kept: [PixelRect] = []
+        for box in boxes {
+            let piece = mapping.piece(for: box)
+            try read(piece.source) { pixels, stride in
+                try fit(piece: piece, of: mapping, pixels, stride: stride, into: frame)
+            }
+            counts.read += piece.source.width * piece.source.height
+            counts.converted += piece.output.width * piece.output.height
+            kept.append(piece.kept)
+        }
+        frame.changedAreas = kept
+        return counts
+    }
+
     /// Fills `frame` with the picture. Wraps `sws_scale`.
     func fit(_ pixels: UnsafeMutablePointer<UInt8>, stride: Int, width: Int, height: Int, into frame: VideoFrame) throws
     {
@@ -178,17 +203,13 @@ final class PictureFitter {
         } else {
             copy = nil
         }
-        let letterboxed = placement.width < outputWidth || placement.height < outputHeight
+        // The bars: the picture is painted over the rest.
+        if placement.width < outputWidth || placement.height < outputHeight { frame.paintBlack() }
         var targets: [UnsafeMutablePointer<UInt8>?] = []
         var strides: [Int32] = []
-        for (plane, black) in [(0, UInt8(16)), (1, UInt8(128)), (2, UInt8(128))] {
+        for plane in 0..<3 {
             let shift = plane == 0 ? 0 : 1
-            frame.withPlane(plane) { bytes, planeStride, planeWidth, planeHeight in
-                if letterboxed {
-                    for row in 0..<planeHeight {
-                        (bytes + row * planeStride).update(repeating: black, count: planeWidth)
-                    }
-                }
+            frame.withPlane(plane) { bytes, planeStride, _, _ in
                 targets.append(bytes + (placement.y >> shift) * planeStride + (placement.x >> shift))
                 strides.append(Int32(planeStride))
             }

@@ -150,27 +150,19 @@ public final class ScreenSource: VideoSource, @unchecked Sendable {
             }
             counts.record(read: rect.width * rect.height, converted: width * height, at: seconds)
         } else {
-            // The picture before, with the changed pieces redrawn.
-            frame.copyPicture(from: previous!)
-            let mapping = fitter.mapping(width: rect.width, height: rect.height)
-            var read = 0, converted = 0
-            var kept: [PixelRect] = []
-            for box in boxes {
-                let piece = mapping.piece(for: box)
+            // The picture before, with the changed pieces read from the screen and redrawn.
+            let work = try fitter.redraw(
+                boxes, width: rect.width, height: rect.height, over: previous!, into: frame
+            ) { piece, convert in
                 let source = PixelRect(
-                    x: rect.x + piece.source.x, y: rect.y + piece.source.y, width: piece.source.width,
-                    height: piece.source.height)
+                    x: rect.x + piece.x, y: rect.y + piece.y, width: piece.width, height: piece.height)
                 try grabber.grab(x: source.x, y: source.y, width: source.width, height: source.height) {
                     pixels, stride in
                     if let pointer { draw(pointer.pointee, into: pixels, stride: stride, area: source) }
-                    try fitter.fit(piece: piece, of: mapping, pixels, stride: stride, into: frame)
+                    try convert(pixels, stride)
                 }
-                read += source.width * source.height
-                converted += piece.output.width * piece.output.height
-                kept.append(piece.kept)
             }
-            frame.changedAreas = kept
-            counts.record(read: read, converted: converted, at: seconds)
+            counts.record(read: work.read, converted: work.converted, at: seconds)
         }
         previous = frame
         return frame
@@ -214,11 +206,7 @@ public final class ScreenSource: VideoSource, @unchecked Sendable {
 
     private func black(index: Int64) throws -> VideoFrame {
         let frame = try pool.makeFrame(index: index)
-        for (plane, value) in [(0, UInt8(16)), (1, UInt8(128)), (2, UInt8(128))] {
-            frame.withPlane(plane) { bytes, stride, width, height in
-                for row in 0..<height { (bytes + row * stride).update(repeating: value, count: width) }
-            }
-        }
+        frame.paintBlack()
         return frame
     }
 
