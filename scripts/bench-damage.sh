@@ -11,9 +11,10 @@
 #   1920x1080, still                                        goal: ≤ 0.5×
 #   1280x720, all of it animated                            goal: ≤ 0.9× (must not get worse)
 # Video only (sound costs both the same), H.264 libx264 veryfast/zerolatency capped at 2500k,
-# keyframe every 60 frames, fMP4 HLS in 2-second segments, bicubic scaling. The floor: onair's
-# own output decoded to raw pictures beforehand, then encoded again by ffmpeg with the same
-# settings, paced in real time.
+# keyframe every 60 frames, fMP4 HLS in 2-second segments, bicubic scaling (onair converts the
+# screen with libswscale's full_chroma_inp; ffmpeg runs without it, as the issue's command has it,
+# and with it). The floor: onair's own output decoded to raw pictures beforehand, then encoded
+# again by ffmpeg with the same settings, paced in real time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-20}
@@ -50,18 +51,31 @@ animate() {  # width height x y: ffplay showing testsrc2 there
     until DISPLAY=:$display_number xwininfo -root -tree | grep -q testsrc2; do sleep 0.2; done
 }
 
+grab() {  # name width height output scaler-flags: ffmpeg x11grab publishing the screen
+    mkdir -p "$work/$1"
+    measure "$1" ffmpeg -hide_banner -nostdin -f x11grab -framerate 30 -draw_mouse 0 \
+        -video_size "${2}x${3}" -i ":$display_number" -t "$seconds" \
+        -vf "scale=${4/x/:}:flags=$5" "${encoder[@]}" \
+        -f hls -hls_time 2 -hls_list_size 6 -hls_segment_type fmp4 -hls_flags delete_segments \
+        "$work/$1/index.m3u8"
+}
+
+duplicated() {  # name: frames ffmpeg repeated because it was still busy with the picture before
+    local dup
+    dup=$(tr '\r' '\n' <"$work/$1.log" | grep -o 'dup=[0-9]*' | tail -1 | cut -d= -f2)
+    echo "${dup:-0}"
+}
+
 run() {  # key label width height output goal: onair, ffmpeg, and the floor on what the display shows
-    local key=$1 label=$2 width=$3 height=$4 output=$5 goal=$6 ours theirs floor port
+    local key=$1 label=$2 width=$3 height=$4 output=$5 goal=$6 ours theirs same floor port
     port=$(free_port)
     ours=$(DISPLAY=:$display_number measure "onair-$key" .build/release/onair publish --channel bench \
         --duration "${seconds}s" --host 127.0.0.1 --port "$port" --hls-dir "$work/onair-$key" --source screen \
         --no-cursor --audio none --size "$output" --playlist-size $((seconds / 2 + 2)))
-    mkdir -p "$work/ffmpeg-$key"
-    theirs=$(measure "ffmpeg-$key" ffmpeg -hide_banner -nostdin -f x11grab -framerate 30 -draw_mouse 0 \
-        -video_size "${width}x${height}" -i ":$display_number" -t "$seconds" \
-        -vf "scale=${output/x/:}:flags=bicubic" "${encoder[@]}" \
-        -f hls -hls_time 2 -hls_list_size 6 -hls_segment_type fmp4 -hls_flags delete_segments \
-        "$work/ffmpeg-$key/index.m3u8")
+    # ffmpeg as the issue has it (libswscale's default colour path), and given the colour option
+    # onair converts the screen with (full_chroma_inp).
+    theirs=$(grab "ffmpeg-$key" "$width" "$height" "$output" bicubic)
+    same=$(grab "same-$key" "$width" "$height" "$output" bicubic+full_chroma_inp)
     # The floor: onair's pictures, decoded beforehand, encoded again in real time.
     local media="$work/onair-$key/live/bench"
     (cd "$media" && cat init.mp4 $(grep -v '^#' media.m3u8)) |
@@ -71,10 +85,13 @@ run() {  # key label width height output goal: onair, ffmpeg, and the floor on w
     rm -f "$work/raw-$key.yuv"
     read -r _ our_cpu our_rss <<<"$ours"
     read -r _ their_cpu their_rss <<<"$theirs"
+    read -r _ same_cpu _ <<<"$same"
     read -r _ floor_cpu _ <<<"$floor"
     printf "%-40s %8.2f %8.2f %7.2fx %6s %8.2f %9.1f %9.1f %7.2fx\n" "$label" "$our_cpu" "$their_cpu" \
         "$(echo "$our_cpu / $their_cpu" | bc -l)" "$goal" "$floor_cpu" "$(echo "$our_rss / 1024" | bc -l)" \
         "$(echo "$their_rss / 1024" | bc -l)" "$(echo "$our_rss / $their_rss" | bc -l)"
+    printf "    ffmpeg with full_chroma_inp: %.2f s, ratio %.2fx\n" "$same_cpu" "$(echo "$our_cpu / $same_cpu" | bc -l)"
+    echo "    ffmpeg: $(duplicated "ffmpeg-$key") frames duplicated; with full_chroma_inp: $(duplicated "same-$key")"
     grep -h "stopped channel" "$work/onair-$key.log" | sed 's/^.*stopped/    onair: stopped/' || true
 }
 
