@@ -4,7 +4,7 @@
 # -var_stream_map HLS), side by side in one run on an animated 1920x1080 Xvfb screen; then onair
 # with one, two and three rungs, for what each added rung costs and which ladder keeps every frame.
 #
-#   scripts/bench-abr.sh [seconds] [fps]      (defaults 20, 30)
+#   scripts/bench-abr.sh [seconds] [fps] [rounds]      (defaults 20, 30, 3)
 #
 # Video only (sound costs both the same), libx264 veryfast/zerolatency, each rung capped at its
 # rate (1080p 4600k, 720p 2500k, 360p 900k), keyframe every 60 frames, fMP4 HLS in 2-second
@@ -13,11 +13,14 @@
 # The screen changes at the frame rate, and each publisher's distinct pictures are printed: ffmpeg
 # 5.1 grabs, scales and encodes on one thread and, when that takes longer than a frame, repeats
 # pictures (its "dup" count) instead of grabbing new ones, so a ratio only compares like jobs
-# where both kept up (on this 2-core machine, at 15 fps but not at 30).
+# where both kept up (on this 2-core machine, at 15 fps but not at 30). CPU time on this machine
+# varies by a fifth between runs of the same job, so the side-by-side runs are repeated, in turn,
+# and their medians compared.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-20}
 fps=${2:-30}
+rounds=${3:-3}
 frames=$((seconds * fps))
 ONAIR_BUILD=release scripts/setup.sh >/dev/null
 work=$(mktemp -d)
@@ -57,42 +60,55 @@ ffmpeg_ladder() {  # name scaler-flags
 }
 # ffmpeg as the issue's command has it (libswscale's default colour path), and given the colour
 # option onair converts the screen with (full_chroma_inp), which makes its three conversions cheaper.
-theirs=$(ffmpeg_ladder ffmpeg bicubic)
-theirs_same=$(ffmpeg_ladder ffmpeg-same bicubic+full_chroma_inp)
-ours=$(onair ladder3 1080p,720p,360p)
-one=$(onair ladder1 1080p)
-two=$(onair ladder2 1080p,360p)
-
 grabbed() {  # name: ffmpeg's pictures grabbed per rung (its frames less its duplicates, over 3 rungs)
     local dup
     dup=$(tr '\r' '\n' <"$work/$1.log" | grep -o 'dup=[0-9]*' | tail -1 | cut -d= -f2)
-    echo "$((frames - ${dup:-0} / 3)) of $frames pictures grabbed, $((${dup:-0} / 3)) duplicated"
+    echo "$((frames - ${dup:-0} / 3)) of $frames grabbed"
 }
 captured() {  # name: onair's distinct pictures, as it reports at the end
     grep -ho "[0-9]* frames captured, [0-9]* repeated, [0-9]* dropped" "$work/$1.log" || echo "?"
 }
+ratio() { echo "$1 / $2" | bc -l; }
+median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 row() {  # label ours theirs
     local our_cpu our_rss their_cpu their_rss
     read -r _ our_cpu our_rss <<<"$2"
     read -r _ their_cpu their_rss <<<"$3"
     printf "%-34s %8.2f %8.2f %7.2fx %6s %9.1f %9.1f %7.2fx\n" "$1" "$our_cpu" "$their_cpu" \
-        "$(echo "$our_cpu / $their_cpu" | bc -l)" "0.8" "$(echo "$our_rss / 1024" | bc -l)" \
-        "$(echo "$their_rss / 1024" | bc -l)" "$(echo "$our_rss / $their_rss" | bc -l)"
+        "$(ratio "$our_cpu" "$their_cpu")" "0.8" "$(echo "$our_rss / 1024" | bc -l)" \
+        "$(echo "$their_rss / 1024" | bc -l)" "$(ratio "$our_rss" "$their_rss")"
 }
-read -r _ our_cpu _ <<<"$ours"
+
+printf "%s s per run, 1920x1080 screen animated at %s fps, %s fps out, video only, %s rounds\n" \
+    "$seconds" "$fps" "$fps" "$rounds"
+printf "%-34s %8s %8s %8s %6s %9s %9s %8s\n" "" "onair s" "ffmpeg s" "ratio" "goal" "onair MiB" "ffmpeg MiB" "RSS"
+ours_cpu=() theirs_cpu=() same_cpu=()
+for round in $(seq "$rounds"); do
+    theirs=$(ffmpeg_ladder "ffmpeg-$round" bicubic)
+    same=$(ffmpeg_ladder "same-$round" bicubic+full_chroma_inp)
+    ours=$(onair "ladder3-$round" 1080p,720p,360p)
+    row "$round: 1080p + 720p + 360p" "$ours" "$theirs"
+    row "   ffmpeg with full_chroma_inp" "$ours" "$same"
+    echo "   onair: $(captured "ladder3-$round")"
+    echo "   ffmpeg: $(grabbed "ffmpeg-$round"); with full_chroma_inp: $(grabbed "same-$round")"
+    ours_cpu+=("$(echo "$ours" | cut -d' ' -f2)")
+    theirs_cpu+=("$(echo "$theirs" | cut -d' ' -f2)")
+    same_cpu+=("$(echo "$same" | cut -d' ' -f2)")
+done
+our_cpu=$(median "${ours_cpu[@]}")
+printf "median: onair %.2f s, ffmpeg %.2f s (%.2fx), ffmpeg with full_chroma_inp %.2f s (%.2fx); goal 0.8x\n" \
+    "$our_cpu" "$(median "${theirs_cpu[@]}")" "$(ratio "$our_cpu" "$(median "${theirs_cpu[@]}")")" \
+    "$(median "${same_cpu[@]}")" "$(ratio "$our_cpu" "$(median "${same_cpu[@]}")")"
+
+one=$(onair ladder1 1080p)
+two=$(onair ladder2 1080p,360p)
 read -r _ one_cpu _ <<<"$one"
 read -r _ two_cpu _ <<<"$two"
-printf "%s s per run, 1920x1080 screen animated at %s fps, %s fps out, video only\n" "$seconds" "$fps" "$fps"
-printf "%-34s %8s %8s %8s %6s %9s %9s %8s\n" "" "onair s" "ffmpeg s" "ratio" "goal" "onair MiB" "ffmpeg MiB" "RSS"
-row "1080p + 720p + 360p" "$ours" "$theirs"
-row "  ffmpeg with full_chroma_inp" "$ours" "$theirs_same"
-echo "  onair:  $(captured ladder3)"
-echo "  ffmpeg: $(grabbed ffmpeg); with full_chroma_inp: $(grabbed ffmpeg-same)"
-echo "onair, by ladder (CPU s, share of one rendition, frames):"
-for run in ladder1:"1080p":$one_cpu ladder2:"1080p + 360p":$two_cpu ladder3:"1080p + 720p + 360p":$our_cpu; do
+echo "onair, by ladder (CPU s, share of one rendition, frames; three rungs: the median above):"
+for run in ladder1:"1080p":$one_cpu ladder2:"1080p + 360p":$two_cpu ladder3-1:"1080p + 720p + 360p":$our_cpu; do
     IFS=: read -r key label cpu <<<"$run"
-    printf "  %-24s %8.2f %6.2fx   %s\n" "$label" "$cpu" "$(echo "$cpu / $one_cpu" | bc -l)" "$(captured "$key")"
+    printf "  %-24s %8.2f %6.2fx   %s\n" "$label" "$cpu" "$(ratio "$cpu" "$one_cpu")" "$(captured "$key")"
 done
 echo "(CPU seconds for the whole run; ratio: onair / ffmpeg; RSS: peak resident memory, onair / ffmpeg;"
 echo " frames: the largest rung's, as onair reports at the end; a repeat is a frame slot in which the"
-echo " screen did not change, a duplicate one in which ffmpeg was still busy with the picture before)"
+echo " screen did not change; ffmpeg sends a duplicate of the picture before in each slot it was still busy)"
