@@ -61,9 +61,7 @@ ffmpeg_ladder() {  # name scaler-flags
 # ffmpeg as the issue's command has it (libswscale's default colour path), and given the colour
 # option onair converts the screen with (full_chroma_inp), which makes its three conversions cheaper.
 grabbed() {  # name: ffmpeg's pictures grabbed per rung (its frames less its duplicates, over 3 rungs)
-    local dup
-    dup=$(tr '\r' '\n' <"$work/$1.log" | grep -o 'dup=[0-9]*' | tail -1 | cut -d= -f2)
-    echo "$((frames - ${dup:-0} / 3)) of $frames grabbed"
+    echo "$((frames - $(ffmpeg_duplicates "$1") / 3)) of $frames grabbed"
 }
 captured() {  # name: onair's distinct pictures, as it reports at the end
     grep -ho "[0-9]* frames captured, [0-9]* repeated, [0-9]* dropped" "$work/$1.log" || echo "?"

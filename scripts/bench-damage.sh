@@ -60,12 +60,6 @@ grab() {  # name width height output scaler-flags: ffmpeg x11grab publishing the
         "$work/$1/index.m3u8"
 }
 
-duplicated() {  # name: frames ffmpeg repeated because it was still busy with the picture before
-    local dup
-    dup=$(tr '\r' '\n' <"$work/$1.log" | grep -o 'dup=[0-9]*' | tail -1 | cut -d= -f2)
-    echo "${dup:-0}"
-}
-
 run() {  # key label width height output goal: onair, ffmpeg, and the floor on what the display shows
     local key=$1 label=$2 width=$3 height=$4 output=$5 goal=$6 ours theirs same floor port
     port=$(free_port)
@@ -91,7 +85,7 @@ run() {  # key label width height output goal: onair, ffmpeg, and the floor on w
         "$(echo "$our_cpu / $their_cpu" | bc -l)" "$goal" "$floor_cpu" "$(echo "$our_rss / 1024" | bc -l)" \
         "$(echo "$their_rss / 1024" | bc -l)" "$(echo "$our_rss / $their_rss" | bc -l)"
     printf "    ffmpeg with full_chroma_inp: %.2f s, ratio %.2fx\n" "$same_cpu" "$(echo "$our_cpu / $same_cpu" | bc -l)"
-    echo "    ffmpeg: $(duplicated "ffmpeg-$key") frames duplicated; with full_chroma_inp: $(duplicated "same-$key")"
+    echo "    ffmpeg: $(ffmpeg_duplicates "ffmpeg-$key") frames duplicated; with full_chroma_inp: $(ffmpeg_duplicates "same-$key")"
     grep -h "stopped channel" "$work/onair-$key.log" | sed 's/^.*stopped/    onair: stopped/' || true
 }
 

@@ -9,3 +9,9 @@ measure() {  # name, command...: runs it under GNU time, prints "name cpu_second
     read -r user system peak <"$work/$name.time"
     echo "$name $(echo "$user + $system" | bc) $peak"
 }
+
+ffmpeg_duplicates() {  # name: frames ffmpeg sent again because it was still busy (its log's last dup=)
+    local dup
+    dup=$(tr '\r' '\n' <"$work/$1.log" | grep -o 'dup=[0-9]*' | tail -1 | cut -d= -f2)
+    echo "${dup:-0}"
+}
