@@ -7,7 +7,7 @@
 #   scripts/bench-abr.sh [seconds] [fps] [rounds]      (defaults 20, 30, 3)
 #
 # Video only (sound costs both the same), libx264 veryfast/zerolatency, each rung capped at its
-# rate (1080p 4600k, 720p 2500k, 360p 900k), keyframe every 60 frames, fMP4 HLS in 2-second
+# rate (1080p 4600k, 720p 2500k, 360p 900k), a keyframe every 2 seconds, fMP4 HLS in 2-second
 # segments, bicubic scaling (onair converts the screen with libswscale's full_chroma_inp; ffmpeg runs
 # twice: as the issue's command has it, and with that option). Goal: onair ≤ 0.8× ffmpeg's CPU.
 # The screen changes at the frame rate, and each publisher's distinct pictures are printed: ffmpeg
@@ -22,6 +22,7 @@ seconds=${1:-20}
 fps=${2:-30}
 rounds=${3:-3}
 frames=$((seconds * fps))
+keyframes=$((2 * fps)) # a keyframe on every 2-second segment boundary, as onair puts them
 ONAIR_BUILD=release scripts/setup.sh >/dev/null
 work=$(mktemp -d)
 pids=()
@@ -54,12 +55,10 @@ ffmpeg_ladder() {  # name scaler-flags
         -i ":$display_number" -t "$seconds" \
         -filter_complex "[0:v]split=3[a][b][c];[a]scale=1920:1080:flags=$2[a2];[b]scale=1280:720:flags=$2[b2];[c]scale=640:360:flags=$2[c2]" \
         -map "[a2]" -map "[b2]" -map "[c2]" -c:v libx264 -preset veryfast -tune zerolatency -pix_fmt yuv420p \
-        -g 60 -keyint_min 60 -sc_threshold 0 $(rate 0 4600k) $(rate 1 2500k) $(rate 2 900k) \
+        -g "$keyframes" -keyint_min "$keyframes" -sc_threshold 0 $(rate 0 4600k) $(rate 1 2500k) $(rate 2 900k) \
         -f hls -hls_time 2 -hls_list_size 6 -hls_segment_type fmp4 -hls_flags delete_segments+independent_segments \
         -var_stream_map "v:0 v:1 v:2" -master_pl_name index.m3u8 "$work/$1/%v/media.m3u8"
 }
-# ffmpeg as the issue's command has it (libswscale's default colour path), and given the colour
-# option onair converts the screen with (full_chroma_inp), which makes its three conversions cheaper.
 grabbed() {  # name: ffmpeg's pictures grabbed per rung (its frames less its duplicates, over 3 rungs)
     echo "$((frames - $(ffmpeg_duplicates "$1") / 3)) of $frames grabbed"
 }
@@ -81,6 +80,9 @@ printf "%s s per run, 1920x1080 screen animated at %s fps, %s fps out, video onl
     "$seconds" "$fps" "$fps" "$rounds"
 printf "%-34s %8s %8s %8s %6s %9s %9s %8s\n" "" "onair s" "ffmpeg s" "ratio" "goal" "onair MiB" "ffmpeg MiB" "RSS"
 ours_cpu=() theirs_cpu=() same_cpu=()
+# Each round: ffmpeg as the issue's command has it (libswscale's default colour path), ffmpeg given
+# the colour option onair converts the screen with (full_chroma_inp, which makes its three
+# conversions cheaper), then onair.
 for round in $(seq "$rounds"); do
     theirs=$(ffmpeg_ladder "ffmpeg-$round" bicubic)
     same=$(ffmpeg_ladder "same-$round" bicubic+full_chroma_inp)
