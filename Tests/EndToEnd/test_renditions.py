@@ -192,20 +192,21 @@ def test_the_player_plays_the_shared_sound_from_a_source_buffer_of_its_own(low_l
         driver.get(f"{low_latency.base}/watch/ladderll?muted=1")
         wait_until(lambda: player_status(driver)["time"] > 1, 30, interval=0.2, what="playback")
         sound = lambda: driver.execute_script(
-            "const p = window.onair, b = p.sound ? p.sound.buffer.buffered : {length: 0};"
+            "const p = window.onair, list = b => Array.from({length: b.length}, (_, i) => [b.start(i), b.end(i)]);"
             " return {buffers: p.mediaSource.sourceBuffers.length, track: !!p.sound, time: p.video.currentTime,"
-            " ranges: Array.from({length: b.length}, (_, i) => [b.start(i), b.end(i)])};")
+            " sound: p.sound ? list(p.sound.buffer.buffered) : [], pictures: list(p.buffer.buffered)};")
         first = sound()
-        assert first["buffers"] == 2 and first["track"] and first["ranges"], first
+        assert first["buffers"] == 2 and first["track"] and first["sound"] and first["pictures"], first
         wait_until(lambda: player_status(driver)["time"] - first["time"] >= 3, 10, interval=0.2, what="3 s more")
         later = sound()
-        # The sound kept coming into its own SourceBuffer, and both times the playhead stood where
-        # that buffer holds media: a MediaSource plays only where every one of its SourceBuffers
-        # does. (Chromium's decoded-byte counters, read here before, stayed at 0 in one run under
-        # load while the video played on.)
-        assert later["ranges"][-1][1] > first["ranges"][-1][1], (first, later)
-        for sample in (first, later):
-            assert any(start <= sample["time"] <= end for start, end in sample["ranges"]), sample
+        # The sound and the pictures kept coming, each into its own SourceBuffer, and both times
+        # the playhead stood where both buffers hold media: a MediaSource plays only where every
+        # one of its SourceBuffers does. (Chromium's decoded-byte counters, read here before,
+        # stayed at 0 in one run under load while the video played on.)
+        for kind in ("sound", "pictures"):
+            assert later[kind][-1][1] > first[kind][-1][1], (kind, first, later)
+            for sample in (first, later):
+                assert any(start <= sample["time"] <= end for start, end in sample[kind]), (kind, sample)
         status = player_status(driver)
         assert status["engine"] == "mse" and status["latency"] is not None and status["latency"] < 3, status
         assert console_errors(driver) == []
