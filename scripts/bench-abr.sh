@@ -66,7 +66,6 @@ captured() {  # name: onair's distinct pictures, as it reports at the end
     grep -ho "[0-9]* frames captured, [0-9]* repeated, [0-9]* dropped" "$work/$1.log" || echo "?"
 }
 ratio() { echo "$1 / $2" | bc -l; }
-median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 row() {  # label ours theirs
     local our_cpu our_rss their_cpu their_rss
     read -r _ our_cpu our_rss <<<"$2"

@@ -27,30 +27,6 @@ display_number=91
 encoder=(-c:v libx264 -preset veryfast -tune zerolatency -pix_fmt yuv420p -g 60 -keyint_min 60 -sc_threshold 0
     -b:v 2500k -maxrate 2500k -bufsize 2500k)
 
-screen() {  # width height: a new Xvfb with the still backdrop
-    kill "${pids[@]}" 2>/dev/null || true
-    wait 2>/dev/null || true
-    pids=()
-    Xvfb :$display_number -screen 0 "${1}x${2}x24" -nolisten tcp -noreset >/dev/null 2>&1 &
-    pids+=($!)
-    until DISPLAY=:$display_number xdpyinfo >/dev/null 2>&1; do sleep 0.2; done
-    mkdir -p "$work/scene"
-    # The scene answers "ok" once drawn; its stdin stays open (a FIFO) so it keeps running.
-    rm -f "$work/scene/in" && mkfifo "$work/scene/in"
-    DISPLAY=:$display_number /usr/bin/python3 Tests/EndToEnd/xscene.py "$1" "$2" "$work/scene" \
-        <"$work/scene/in" >"$work/scene/out" &
-    pids+=($!)
-    exec 9>"$work/scene/in"
-    until grep -q ok "$work/scene/out" 2>/dev/null; do sleep 0.2; done
-}
-
-animate() {  # width height x y: ffplay showing testsrc2 there
-    DISPLAY=:$display_number ffplay -v error -an -noborder -left "$3" -top "$4" -f lavfi \
-        "testsrc2=size=${1}x${2}:rate=30" &
-    pids+=($!)
-    until DISPLAY=:$display_number xwininfo -root -tree | grep -q testsrc2; do sleep 0.2; done
-}
-
 grab() {  # name width height output scaler-flags: ffmpeg x11grab publishing the screen
     mkdir -p "$work/$1"
     measure "$1" ffmpeg -hide_banner -nostdin -f x11grab -framerate 30 -draw_mouse 0 \

@@ -17,6 +17,7 @@ packages=(
     chromium chromium-driver python3-selenium                  # a real browser for the web pages
     openssl curl                                               # a test certificate, and an HTTP/2 client
     procps time bc fonts-dejavu-core                           # benchmarks: CPU, peak memory, the peer's font
+    libx264-dev                                                # the x264 hint benchmark's encoder, called directly
     nginx wrk                                                  # the serving benchmark (peer, load); the viewer-flood test
     libnginx-mod-rtmp python3-venv                             # push tests: an RTMP ingest; a venv for SeaweedFS
     varnish                                                    # an edge cache in front of onair serve

@@ -11,9 +11,18 @@
         muted: OnairPage.flag("muted", false),
     });
     window.onair = player;
+    // LIVE over the video while it plays; BACK TO LIVE, a button to the live edge, once the
+    // viewer has gone back in a channel's rewind window (the video's own seek bar).
     const tag = document.getElementById("state");
-    stage.addEventListener("onair:state", (event) => {
-        tag.dataset.state = event.detail;
-        tag.hidden = event.detail !== "live";
-    });
+    const showTag = () => {
+        const behind = player.state === "live" && player.rewound !== null;
+        tag.hidden = player.state !== "live";
+        tag.dataset.state = behind ? "behind" : player.state || "waiting";
+        tag.textContent = behind ? "back to live" : "live";
+        tag.disabled = !behind;
+        tag.title = behind ? "Back to the live edge" : "";
+    };
+    stage.addEventListener("onair:state", showTag);
+    setInterval(showTag, 500);
+    tag.addEventListener("click", () => player.goLive());
 })();

@@ -79,6 +79,8 @@ const OnairPage = {
             if (info.thumbnail && !video.poster) video.poster = info.thumbnail;
             // A private channel's playlist is signed: the server gives its URL to a page with a working token.
             player.playlistURL = new URL(info.playlist, location.href).href;
+            // A channel published with --dvr: the video's own seek bar (MSE) covers its rewind window.
+            if (info.dvrPlaylist) player.setRewindWindow(info.dvrPlaylist);
             player.start();
         }, () =>
             say("This channel is private", "Open it with the link its host gave you: this one has no token, or it has expired.")

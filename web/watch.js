@@ -68,8 +68,8 @@
             const info = (await response.json()).find((c) => c.name === channel);
             if (!info) return;
             if (info.playlist) showCodes(info);
-            if (info.dvrPlaylist && !player.dvrURL) {
-                player.setRewindWindow(info.dvrPlaylist);
+            if (info.dvrPlaylist) {
+                player.setRewindWindow(info.dvrPlaylist); // once: later calls keep the first
                 $("rewind").hidden = false;
             }
             $("viewers").textContent = String(info.viewers);

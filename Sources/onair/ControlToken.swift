@@ -11,11 +11,18 @@ enum ControlToken {
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
     }
 
-    /// `$XDG_STATE_HOME/onair/<channel>.token`, or under `~/.local/state`.
+    /// `$XDG_STATE_HOME/onair/<channel>.token`, or under `$HOME/.local/state` (the account's home
+    /// folder when `$HOME` is unset): where the portal's restore tokens are kept too. Relative
+    /// paths are ignored, as the XDG base directory rules ask.
     static func file(channel: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let state =
-            environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/state")
+        let state: URL
+        if let folder = environment["XDG_STATE_HOME"], folder.hasPrefix("/") {
+            state = URL(fileURLWithPath: folder)
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            state = URL(fileURLWithPath: home).appendingPathComponent(".local/state")
+        } else {
+            state = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/state")
+        }
         return state.appendingPathComponent("onair").appendingPathComponent("\(channel).token")
     }
 

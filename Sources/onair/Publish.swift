@@ -155,7 +155,7 @@ struct Publish: AsyncParsableCommand {
         LoggingSystem.bootstrap { [logFormat, logLevel] _ in ConsoleLogHandler(format: logFormat, logLevel: logLevel) }
         let logger = Logger(label: "onair")
         let resolver = VideoSourceResolver(
-            choice: sources.source, display: sources.display, cursor: !sources.noCursor,
+            choice: sources.source, channel: channel, display: sources.display, cursor: !sources.noCursor,
             windowGrace: sources.windowGrace.seconds, size: encoding.size, quality: encoding.quality)
         // Said once every check has passed: a refusal stays one line.
         var notices: [String] = []

@@ -53,6 +53,8 @@ enum Quality: String, ExpressibleByArgument, CaseIterable {
 /// Turns the source options into an opened, checked source and the output size.
 struct VideoSourceResolver {
     let choice: SourceChoice?
+    /// The channel published: the portal's remembered choice is kept per channel.
+    let channel: String
     let display: String?
     let cursor: Bool
     let windowGrace: Double
@@ -136,6 +138,14 @@ struct VideoSourceResolver {
         )
     }
 
+    /// What SIGINT and SIGTERM do while the desktop's dialog is open: nothing has started, so one
+    /// line and the signal's exit status (128 + its number). Only async-signal-safe calls.
+    private static let stopWhileTheDialogIsOpen: @convention(c) (Int32) -> Void = { signal in
+        let line: StaticString = "onair: stopped while the desktop's dialog was open: nothing was shared\n"
+        _ = write(STDERR_FILENO, line.utf8Start, line.utf8CodeUnitCount)
+        _exit(128 + signal)
+    }
+
     /// Whether onair runs in a Wayland desktop session.
     static func isWaylandSession(_ environment: [String: String]) -> Bool {
         environment["XDG_SESSION_TYPE"] == "wayland" || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
@@ -148,10 +158,20 @@ struct VideoSourceResolver {
     ) throws -> Resolved {
         let environment = ProcessInfo.processInfo.environment
         let tokens = RestoreTokenStore.defaultDirectory(environment: environment).map {
-            RestoreTokenStore(directory: $0) { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) }
+            RestoreTokenStore(directory: $0, channel: channel) {
+                FileHandle.standardError.write(Data("warning: \($0)\n".utf8))
+            }
         }
         let capture: PortalCapture
         do {
+            // Ctrl-C while the dialog is open ends onair with a line saying so; the broadcast's own
+            // shutdown takes over once the source is agreed.
+            let interrupt = signal(SIGINT, Self.stopWhileTheDialogIsOpen)
+            let terminate = signal(SIGTERM, Self.stopWhileTheDialogIsOpen)
+            defer {
+                signal(SIGINT, interrupt)
+                signal(SIGTERM, terminate)
+            }
             // Said at once: the desktop may be showing its dialog while this waits.
             capture = try ScreenCastPortal.open(kind, cursor: cursor, remembered: tokens) {
                 FileHandle.standardError.write(Data("\($0)\n".utf8))

@@ -13,17 +13,21 @@ struct RestoreTokenStoreTests {
         #expect(
             RestoreTokenStore.defaultDirectory(environment: ["HOME": "/home/ann"]) == "/home/ann/.local/state/onair")
         #expect(RestoreTokenStore.defaultDirectory(environment: [:]) == nil)
+        #expect(RestoreTokenStore.defaultDirectory(environment: ["HOME": "home"]) == nil, "a relative home is no place")
     }
 
-    @Test func aTokenIsKeptPerKindReadableByTheUserOnly() throws {
+    @Test func aTokenIsKeptPerChannelAndKindReadableByTheUserOnly() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tokens-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = RestoreTokenStore(directory: folder + "/onair") { Issue.record("warned: \($0)") }
+        let store = RestoreTokenStore(directory: folder + "/onair", channel: "talk") { Issue.record("warned: \($0)") }
         #expect(store.load(.monitor) == nil)
         store.save("4dd16f84-3194", for: .monitor)
         store.save("window-token", for: .window)
         #expect(store.load(.monitor) == "4dd16f84-3194" && store.load(.window) == "window-token")
-        #expect(store.path(for: .monitor) == folder + "/onair/portal-screen.token")
+        #expect(store.path(for: .monitor) == folder + "/onair/talk.portal-screen.token")
+        #expect(store.path(for: .window) == folder + "/onair/talk.portal-window.token")
+        let other = RestoreTokenStore(directory: folder + "/onair", channel: "demo") { Issue.record("warned: \($0)") }
+        #expect(other.load(.monitor) == nil, "another channel's choice is not taken")
         let mode = try FileManager.default.attributesOfItem(atPath: store.path(for: .monitor))[.posixPermissions]
         #expect((mode as? NSNumber)?.intValue == 0o600)
         store.save("next", for: .monitor)
@@ -32,7 +36,7 @@ struct RestoreTokenStoreTests {
 
     @Test func anUnwritableFolderIsAWarningNotAFailure() {
         let warned = WarningBox()
-        let store = RestoreTokenStore(directory: "/proc/onair") { warned.add($0) }
+        let store = RestoreTokenStore(directory: "/proc/onair", channel: "talk") { warned.add($0) }
         store.save("token", for: .monitor)
         #expect(
             warned.messages == ["cannot keep the portal's restore token in /proc/onair: the next start will ask again"])

@@ -259,9 +259,11 @@ def test_rewind_60_seconds_then_back_to_live(page, long_live, engine):
                what="LIVE lit again")
 
 
-def test_a_seek_in_the_videos_own_range_rewinds(page, long_live):
-    # MSE: what the video's controls do, setting currentTime within `seekable`.
-    page.get(f"{long_live.base}/watch/rewind?engine=mse")
+@pytest.mark.parametrize("where", ["watch", "embed"])
+def test_a_seek_in_the_videos_own_range_rewinds(page, long_live, where):
+    # MSE: what the video's controls do, setting currentTime within `seekable`; on the embed page
+    # (no rewind bar of its own) too.
+    page.get(f"{long_live.base}/{where}/rewind?engine=mse")
     wait_until(lambda: player_status(page)["time"] > 0.5, 30, interval=0.1, what="playback to start")
     wait_until(lambda: page.execute_script("const v = window.onair.video; return v.seekable.length > 0 && "
                                            "v.seekable.end(0) - v.seekable.start(0) > 70"), 15, what="a seekable window")
@@ -270,3 +272,15 @@ def test_a_seek_in_the_videos_own_range_rewinds(page, long_live):
     wait_until(lambda: page.execute_script("return window.onair.rewound !== null"), 5, what="the player to rewind")
     wait_until(lambda: 45 <= (player_status(page)["latency"] or 0) <= 65 and not player_status(page)["paused"],
                30, interval=0.2, what="playback 45 s back")
+    if where == "embed":
+        # The LIVE tag turns into the way back to the live edge.
+        tag = page.find_element(By.ID, "state")
+        wait_until(lambda: tag.get_attribute("data-state") == "behind" and tag.is_enabled()
+                   and tag.text == "BACK TO LIVE", 5, what="the way back to live")
+        save_screenshot(page, "embed-rewound.png")
+        tag.click()
+        wait_until(lambda: page.execute_script("return window.onair.rewound === null"), 5, what="the player to go live")
+        wait_until(lambda: (player_status(page)["latency"] or 99) < 15 and not player_status(page)["paused"],
+                   30, interval=0.2, what="playback back at the live edge")
+        wait_until(lambda: tag.get_attribute("data-state") == "live" and not tag.is_enabled() and tag.text == "LIVE",
+                   5, what="LIVE lit again")

@@ -3,6 +3,7 @@ xdg-desktop-portal with its wlroots backend (wayland.py). What a viewer decodes 
 
 import os
 import shutil
+import signal
 import stat
 import subprocess
 import tempfile
@@ -145,7 +146,7 @@ def test_the_choice_is_remembered_so_a_restart_does_not_ask_again(desktop, state
     first = desktop.publisher("--source", "portal", "--audio", "none", "--duration", "2s", env=state)
     assert first.process.wait(timeout=60) == 0, first.output()
     assert runs() == before + 1, "the first start asks"
-    token = Path(state["XDG_STATE_HOME"], "onair/portal-screen.token")
+    token = Path(state["XDG_STATE_HOME"], "onair/wayland.portal-screen.token")
     assert token.read_text().strip() and stat.S_IMODE(token.stat().st_mode) == 0o600
     desktop.paint("#123456")
     second = desktop.publisher("--source", "portal", "--audio", "none", env=state)
@@ -158,6 +159,12 @@ def test_the_choice_is_remembered_so_a_restart_does_not_ask_again(desktop, state
     assert runs() == before + 1, "the restart did not ask"
     assert "the screen chosen last time" in second.output()
     assert token.read_text().strip(), "the token the portal gave back is kept"
+    # Another channel does not take this one's choice: it asks, and keeps its own.
+    other = desktop.publisher("--source", "portal", "--audio", "none", "--duration", "2s", channel="second", env=state)
+    assert other.process.wait(timeout=60) == 0, other.output()
+    assert runs() == before + 2, "another channel asks"
+    assert "answer its dialog" in other.output()
+    assert Path(state["XDG_STATE_HOME"], "onair/second.portal-screen.token").read_text().strip()
 
 
 def test_on_a_wayland_session_the_screen_is_shared_through_the_portal_by_default(desktop, state):
@@ -198,6 +205,27 @@ def test_a_refusal_and_what_the_portal_does_not_offer_are_one_line_and_status_2(
     window = desktop.onair("publish", "--source", "portal:window", "--audio", "none", env=state)
     assert window.returncode == 2 and len(window.stderr.strip().splitlines()) == 1
     assert "does not share windows" in window.stderr
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_while_the_dialog_is_open_says_nothing_was_shared(desktop, state, sig):
+    runs = desktop.chooser_log.read_text().count("run") if desktop.chooser_log.exists() else 0
+    desktop.chooser_answer.write_text("hold")
+    try:
+        publisher = desktop.publisher("--source", "portal", "--audio", "none", env=state)
+        # The wlroots portal opens its dialog (runs its chooser) on SelectSources: the notice says
+        # so while it is open, not once it is answered.
+        wait_until(lambda: desktop.chooser_log.exists() and desktop.chooser_log.read_text().count("run") > runs, 30,
+                   what="the dialog open")
+        wait_until(lambda: "answer its dialog" in publisher.output(), 10, what="the notice while the dialog is open")
+        assert publisher.stop(sig) == 128 + sig, publisher.output()
+    finally:
+        desktop.chooser_answer.unlink()
+        # The dialog closes before the next test opens one (it would hold that one too).
+        wait_until(lambda: desktop.chooser_log.read_text().count("answered") == desktop.chooser_log.read_text().count("run"),
+                   10, what="the dialog closed")
+    lines = publisher.output().strip().splitlines()
+    assert lines[-1] == "onair: stopped while the desktop's dialog was open: nothing was shared", lines
 
 
 def test_stopping_the_share_from_the_desktop_ends_the_broadcast_cleanly():

@@ -37,11 +37,14 @@ class WaylandDesktop:
             f"output {OUTPUT} resolution {width}x{height} position 0,0 bg #000000 solid_color\n"
             "default_border none\nfocus_follows_mouse no\n")
         # The chooser the portal runs when no remembered choice applies: it notes each run, and
-        # answers with the output unless the test told it to refuse.
+        # answers with the output unless the test told it to refuse, or to hold (a dialog left
+        # open) until told otherwise.
         self.chooser_log = self.root / "chooser.log"
         self.chooser_answer = self.root / "chooser.answer"
         chooser = self.root / "chooser"
         chooser.write_text(f"#!/bin/sh\necho run >> {self.chooser_log}\n"
+                           f"while [ \"$(cat {self.chooser_answer} 2>/dev/null)\" = hold ]; do sleep 0.1; done\n"
+                           f"echo answered >> {self.chooser_log}\n"
                            f"[ \"$(cat {self.chooser_answer} 2>/dev/null)\" = refuse ] || echo {OUTPUT}\n")
         chooser.chmod(0o755)
         (config / "xdg-desktop-portal-wlr/config").write_text(

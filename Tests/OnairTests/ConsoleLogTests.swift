@@ -28,6 +28,12 @@ import Testing
         #expect(
             ControlToken.file(channel: "demo", environment: ["XDG_STATE_HOME": "/var/state"]).path
                 == "/var/state/onair/demo.token")
+        #expect(
+            ControlToken.file(channel: "demo", environment: ["HOME": "/home/ana"]).path
+                == "/home/ana/.local/state/onair/demo.token")
+        #expect(
+            ControlToken.file(channel: "demo", environment: ["XDG_STATE_HOME": "state", "HOME": "/home/ana"]).path
+                == "/home/ana/.local/state/onair/demo.token")
         #expect(ControlToken.file(channel: "demo", environment: [:]).path.hasSuffix("/.local/state/onair/demo.token"))
     }
 

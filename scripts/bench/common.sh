@@ -10,8 +10,37 @@ measure() {  # name, command...: runs it under GNU time, prints "name cpu_second
     echo "$name $(echo "$user + $system" | bc) $peak"
 }
 
+median() {  # numbers...: their median (the mean of the middle two for an even count)
+    printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
+}
+
 ffmpeg_duplicates() {  # name: frames ffmpeg sent again because it was still busy (its log's last dup=)
     local dup
     dup=$(tr '\r' '\n' <"$work/$1.log" | grep -o 'dup=[0-9]*' | tail -1 | cut -d= -f2)
     echo "${dup:-0}"
+}
+
+# The screens of the damage benchmarks; the caller sets $display_number and keeps its processes in $pids.
+screen() {  # width height: a new Xvfb on :$display_number with the tests' still backdrop (xscene.py)
+    kill "${pids[@]}" 2>/dev/null || true
+    wait 2>/dev/null || true
+    pids=()
+    Xvfb :$display_number -screen 0 "${1}x${2}x24" -nolisten tcp -noreset >/dev/null 2>&1 &
+    pids+=($!)
+    until DISPLAY=:$display_number xdpyinfo >/dev/null 2>&1; do sleep 0.2; done
+    mkdir -p "$work/scene"
+    # The scene answers "ok" once drawn; its stdin stays open (a FIFO) so it keeps running.
+    rm -f "$work/scene/in" && mkfifo "$work/scene/in"
+    DISPLAY=:$display_number /usr/bin/python3 Tests/EndToEnd/xscene.py "$1" "$2" "$work/scene" \
+        <"$work/scene/in" >"$work/scene/out" 2>>"$work/scene/err" &
+    pids+=($!)
+    exec 9>"$work/scene/in"
+    until grep -q ok "$work/scene/out" 2>/dev/null; do sleep 0.2; done
+}
+
+animate() {  # width height x y: ffplay showing testsrc2 there, on the screen screen() made
+    DISPLAY=:$display_number ffplay -v error -an -noborder -left "$3" -top "$4" -f lavfi \
+        "testsrc2=size=${1}x${2}:rate=30" 2>>"$work/ffplay.log" &
+    pids+=($!)
+    until DISPLAY=:$display_number xwininfo -root -tree | grep -q testsrc2; do sleep 0.2; done
 }

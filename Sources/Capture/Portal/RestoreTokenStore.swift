@@ -1,27 +1,33 @@
 import Foundation
 
-/// Where the portal's restore tokens are kept between runs, one per kind of source, so that a
-/// broadcast restarted by a service manager shares the same screen without asking again.
-/// `$XDG_STATE_HOME/onair/` (default `~/.local/state/onair/`), files `portal-screen.token` and
-/// `portal-window.token`, readable by the user only. A token is used once: each start stores the
-/// one the portal gives back.
+/// Where the portal's restore tokens are kept between runs, one per channel and kind of source, so
+/// that a broadcast restarted by a service manager shares the same screen without asking again,
+/// and two channels sharing two screens each keep their own. `$XDG_STATE_HOME/onair/` (default
+/// `~/.local/state/onair/`), files `<channel>.portal-screen.token` and
+/// `<channel>.portal-window.token`, readable by the user only. A token is used once: each start
+/// stores the one the portal gives back.
 public struct RestoreTokenStore: Sendable {
     public let directory: String
+    /// The channel the tokens are kept for (a channel name is safe in a file name).
+    public let channel: String
     private let warn: @Sendable (String) -> Void
 
-    public init(directory: String, warn: @escaping @Sendable (String) -> Void) {
+    public init(directory: String, channel: String, warn: @escaping @Sendable (String) -> Void) {
         self.directory = directory
+        self.channel = channel
         self.warn = warn
     }
 
     /// The user's state folder for onair, from the environment.
     public static func defaultDirectory(environment: [String: String]) -> String? {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/onair" }
-        guard let home = environment["HOME"], !home.isEmpty else { return nil }
+        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
         return home + "/.local/state/onair"
     }
 
-    public func path(for kind: ScreenCastPortal.Kind) -> String { directory + "/portal-\(kind.rawValue).token" }
+    public func path(for kind: ScreenCastPortal.Kind) -> String {
+        directory + "/\(channel).portal-\(kind.rawValue).token"
+    }
 
     func load(_ kind: ScreenCastPortal.Kind) -> String? {
         guard let data = FileManager.default.contents(atPath: path(for: kind)),

@@ -89,11 +89,13 @@ public enum ScreenCastPortal {
                 options["persist_mode"] = .uint32(2)
                 if let token { options["restore_token"] = .string(token) }
             }
-            _ = try handshake.request("SelectSources", [.objectPath(session)], options)
+            // Said before SelectSources: some desktops (the wlroots portal) show their dialog there,
+            // others (GNOME, KDE) at Start.
             notice(
                 token == nil
                     ? "asking the desktop to share a \(kind == .monitor ? "screen" : "window"): answer its dialog"
                     : "asking the desktop to share the \(kind == .monitor ? "screen" : "window") chosen last time")
+            _ = try handshake.request("SelectSources", [.objectPath(session)], options, timeout: answerTimeout)
             let started = try handshake.request(
                 "Start", [.objectPath(session), .string("")], [:], timeout: answerTimeout)
             guard case .array(let streams)? = started["streams"], case .structure(let first)? = streams.first,
