@@ -78,7 +78,7 @@ const OnairPage = {
             // The newest picture stands in until the video plays (a channel this server captures).
             if (info.thumbnail && !video.poster) video.poster = info.thumbnail;
             // A private channel's playlist is signed: the server gives its URL to a page with a working token.
-            player.playlistURL = new URL(info.playlist, location.href).href;
+            player.setLivePlaylist(info.playlist);
             // A channel published with --dvr: the video's own seek bar (MSE) covers its rewind window.
             if (info.dvrPlaylist) player.setRewindWindow(info.dvrPlaylist);
             player.start();

@@ -466,6 +466,14 @@
             });
         }
 
+        /**
+         * The live playlist to play, before `start()`: a private channel's comes with its token, and
+         * coming back from the rewind window goes to it.
+         */
+        setLivePlaylist(url) {
+            this.playlistURL = this.liveURL = new URL(url, location.href).href;
+        }
+
         /** Lets viewers rewind, through the channel's rewind window (`dvr.m3u8`). */
         setRewindWindow(url) {
             if (this.dvrURL) return;

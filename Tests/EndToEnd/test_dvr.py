@@ -1,6 +1,7 @@
 """Rewind while live (--dvr): the window's playlists and files on disk, what viewers get of them, and
 rewinding and coming back to live in Chromium with both player engines."""
 
+import re
 import time
 
 import pytest
@@ -284,3 +285,45 @@ def test_a_seek_in_the_videos_own_range_rewinds(page, long_live, where):
                    30, interval=0.2, what="playback back at the live edge")
         wait_until(lambda: tag.get_attribute("data-state") == "live" and not tag.is_enabled() and tag.text == "LIVE",
                    5, what="LIVE lit again")
+
+
+@pytest.fixture(scope="module")
+def hidden(tmp_path_factory):
+    """A private channel with a rewind window of 24 s or more, and its token."""
+    publisher = Publisher("--dvr", "1m", "--dvr-dir", str(tmp_path_factory.mktemp("dvr-private")),
+                          "--viewer-token", "viewer-secret-0123456789", channel="hidden")
+    wait_until(lambda: "watch at " in publisher.output(), 30, what="the private watch link")
+    token = re.search(r"watch at \S+[?&]token=([^&,\s]+)", publisher.output()).group(1)
+    wait_until(lambda: served(publisher, f"dvr-media.m3u8?token={token}")
+               and MediaPlaylist(publisher.get(f"dvr-media.m3u8?token={token}").text).duration >= 24, 60,
+               interval=1, what="24 s in the rewind window")
+    yield publisher, token
+    publisher.kill()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_private_channel_rewinds_and_comes_back_to_live_with_its_token(page, hidden, engine):
+    # A private channel's playlists are signed: the player goes back to the live playlist it was
+    # given (with its token), not to the bare address it started from.
+    publisher, token = hidden
+    assert publisher.get("dvr-media.m3u8").status == 403
+    page.get(f"{publisher.base}/watch/hidden?engine={engine}&token={token}")
+    wait_until(lambda: (player_status(page)["latency"] or 99) < 15, 30, interval=0.2, what="a live latency")
+    wait_until(lambda: page.find_element(By.ID, "rewind").is_displayed(), 10, what="the rewind bar")
+    wait_until(lambda: page.execute_script("return window.onair.rewindWindow() !== null"), 10, what="the window")
+    page.execute_script("""
+        const bar = document.getElementById('rewind-bar');
+        bar.value = String(Number(bar.max) - 14);
+        bar.dispatchEvent(new Event('input'));
+        bar.dispatchEvent(new Event('change'));""")
+    wait_until(lambda: page.execute_script("return window.onair.rewound !== null"), 5, what="the player to rewind")
+    wait_until(lambda: page.find_element(By.ID, "rewind-live").get_attribute("data-live") == "false"
+               and not player_status(page)["paused"], 30, interval=0.2, what="playback behind live")
+    page.find_element(By.ID, "rewind-live").click()
+    wait_until(lambda: page.execute_script("return window.onair.rewound === null"), 5, what="the player to go live")
+    wait_until(lambda: page.find_element(By.ID, "rewind-live").get_attribute("data-live") == "true"
+               and (player_status(page)["latency"] or 99) < 12 and not player_status(page)["paused"],
+               30, interval=0.2, what="playback back at the live edge")
+    time_before = player_status(page)["time"]
+    wait_until(lambda: player_status(page)["time"] - time_before >= 2, 10, interval=0.1, what="it to play on")
+    assert page.execute_script("return window.onair.playlistURL").endswith(f"/live/hidden/index.m3u8?token={token}")
