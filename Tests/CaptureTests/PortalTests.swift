@@ -34,6 +34,22 @@ struct RestoreTokenStoreTests {
         #expect(store.load(.monitor) == "next")
     }
 
+    @Test func aTokenKeptForEveryChannelIsTakenOnceByTheFirstChannel() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tokens-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: folder + "/portal-screen.token", contents: Data("old-token\n".utf8))
+        let store = RestoreTokenStore(directory: folder, channel: "talk") { Issue.record("warned: \($0)") }
+        let other = RestoreTokenStore(directory: folder, channel: "demo") { Issue.record("warned: \($0)") }
+        #expect(store.load(.window) == nil, "a screen's token is not a window's")
+        #expect(store.load(.monitor) == "old-token")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/portal-screen.token"))
+        #expect(other.load(.monitor) == nil, "used once")
+        store.save("new-token", for: .monitor)
+        FileManager.default.createFile(atPath: folder + "/portal-screen.token", contents: Data("stale\n".utf8))
+        #expect(store.load(.monitor) == "new-token", "the channel's own first")
+    }
+
     @Test func anUnwritableFolderIsAWarningNotAFailure() {
         let warned = WarningBox()
         let store = RestoreTokenStore(directory: "/proc/onair", channel: "talk") { warned.add($0) }

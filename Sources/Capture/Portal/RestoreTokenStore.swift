@@ -29,8 +29,20 @@ public struct RestoreTokenStore: Sendable {
         directory + "/\(channel).portal-\(kind.rawValue).token"
     }
 
+    /// Where earlier versions kept one token per kind of source, for every channel.
+    func legacyPath(for kind: ScreenCastPortal.Kind) -> String { directory + "/portal-\(kind.rawValue).token" }
+
+    /// The channel's token; else a token an earlier version kept for every channel, taken by the
+    /// first channel to start (a token is used once, so it is removed) rather than a dialog more.
     func load(_ kind: ScreenCastPortal.Kind) -> String? {
-        guard let data = FileManager.default.contents(atPath: path(for: kind)),
+        if let token = Self.read(path(for: kind)) { return token }
+        guard let token = Self.read(legacyPath(for: kind)) else { return nil }
+        unlink(legacyPath(for: kind))
+        return token
+    }
+
+    private static func read(_ path: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: path),
             let token = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
             !token.isEmpty
         else { return nil }
