@@ -213,6 +213,17 @@ def settled_behind(page):
     return readings[-1]
 
 
+def drag_back(page, seconds):
+    """Drags the watch page's rewind bar `seconds` back from its live end, lets go, and waits for the
+    player to rewind."""
+    page.execute_script("""
+        const bar = document.getElementById('rewind-bar');
+        bar.value = String(Number(bar.max) - arguments[0]);
+        bar.dispatchEvent(new Event('input'));
+        bar.dispatchEvent(new Event('change'));""", seconds)
+    wait_until(lambda: page.execute_script("return window.onair.rewound !== null"), 5, what="the player to rewind")
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 def test_rewind_60_seconds_then_back_to_live(page, long_live, engine):
     page.get(f"{long_live.base}/watch/rewind?engine={engine}")
@@ -224,13 +235,7 @@ def test_rewind_60_seconds_then_back_to_live(page, long_live, engine):
     live_behind = settled_behind(page)
     assert page.find_element(By.ID, "rewind-live").get_attribute("data-live") == "true"
 
-    # Drag the bar 60 s back and let go.
-    page.execute_script("""
-        const bar = document.getElementById('rewind-bar');
-        bar.value = String(Number(bar.max) - 60);
-        bar.dispatchEvent(new Event('input'));
-        bar.dispatchEvent(new Event('change'));""")
-    wait_until(lambda: page.execute_script("return window.onair.rewound !== null"), 5, what="the player to rewind")
+    drag_back(page, 60)
     # What is on screen is what was captured a minute before the live pictures (the time code in the
     # picture says when); the browser's HLS starts within a segment or two of where it is asked.
     wait_until(lambda: 60 + live_behind - 4 <= (picture_behind(page) or 0) <= 60 + live_behind + 6
@@ -311,12 +316,7 @@ def test_a_private_channel_rewinds_and_comes_back_to_live_with_its_token(page, h
     wait_until(lambda: (player_status(page)["latency"] or 99) < 15, 30, interval=0.2, what="a live latency")
     wait_until(lambda: page.find_element(By.ID, "rewind").is_displayed(), 10, what="the rewind bar")
     wait_until(lambda: page.execute_script("return window.onair.rewindWindow() !== null"), 10, what="the window")
-    page.execute_script("""
-        const bar = document.getElementById('rewind-bar');
-        bar.value = String(Number(bar.max) - 14);
-        bar.dispatchEvent(new Event('input'));
-        bar.dispatchEvent(new Event('change'));""")
-    wait_until(lambda: page.execute_script("return window.onair.rewound !== null"), 5, what="the player to rewind")
+    drag_back(page, 14)
     wait_until(lambda: page.find_element(By.ID, "rewind-live").get_attribute("data-live") == "false"
                and not player_status(page)["paused"], 30, interval=0.2, what="playback behind live")
     page.find_element(By.ID, "rewind-live").click()
