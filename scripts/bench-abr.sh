@@ -8,7 +8,7 @@
 #
 # Video only (sound costs both the same), libx264 veryfast/zerolatency, each rung capped at its
 # rate (1080p 4600k, 720p 2500k, 360p 900k), a keyframe every 2 seconds, fMP4 HLS in 2-second
-# segments, bicubic scaling (onair converts the screen with libswscale's full_chroma_inp; ffmpeg runs
+# segments, 6 listed (onair keeps them in memory and writes them to --hls-dir, ffmpeg writes them), bicubic scaling (onair converts the screen with libswscale's full_chroma_inp; ffmpeg runs
 # twice: as the command has it, and with that option). Goal: onair ≤ 0.8× ffmpeg's CPU.
 # The screen changes at the frame rate, and each publisher's distinct pictures are printed: ffmpeg
 # 5.1 grabs, scales and encodes on one thread and, when that takes longer than a frame, repeats
@@ -44,7 +44,7 @@ onair() {  # name renditions: prints "name cpu peak" and keeps the log
     port=$(free_port)
     DISPLAY=:$display_number measure "$1" .build/release/onair publish --channel bench --duration "${seconds}s" \
         --host 127.0.0.1 --port "$port" --hls-dir "$work/$1" --source screen --no-cursor --audio none \
-        --fps "$fps" --renditions "$2" --playlist-size $((seconds / 2 + 2))
+        --fps "$fps" --renditions "$2" --playlist-size 6
 }
 
 rate() { echo "-b:v:$1 $2 -maxrate:v:$1 $2 -bufsize:v:$1 $2"; }

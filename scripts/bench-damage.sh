@@ -11,7 +11,8 @@
 #   1920x1080, still                                        goal: ≤ 0.5×
 #   1280x720, all of it animated                            goal: ≤ 0.9× (must not get worse)
 # Video only (sound costs both the same), H.264 libx264 veryfast/zerolatency capped at 2500k,
-# keyframe every 60 frames, fMP4 HLS in 2-second segments, bicubic scaling (onair converts the
+# keyframe every 60 frames, fMP4 HLS in 2-second segments, 6 listed (onair keeps them in memory,
+# ffmpeg on disk; onair also records every segment, for the floor), bicubic scaling (onair converts the
 # screen with libswscale's full_chroma_inp; ffmpeg runs without it, as the issue's command has it,
 # and with it). The floor: onair's own output decoded to raw pictures beforehand, then encoded
 # again by ffmpeg with the same settings, paced in real time.
@@ -40,14 +41,15 @@ run() {  # key label width height output goal: onair, ffmpeg, and the floor on w
     local key=$1 label=$2 width=$3 height=$4 output=$5 goal=$6 ours theirs same floor port
     port=$(free_port)
     ours=$(DISPLAY=:$display_number measure "onair-$key" .build/release/onair publish --channel bench \
-        --duration "${seconds}s" --host 127.0.0.1 --port "$port" --hls-dir "$work/onair-$key" --source screen \
-        --no-cursor --audio none --size "$output" --playlist-size $((seconds / 2 + 2)))
+        --duration "${seconds}s" --host 127.0.0.1 --port "$port" --record "$work/onair-$key" --source screen \
+        --no-cursor --audio none --size "$output" --playlist-size 6)
     # ffmpeg as the issue has it (libswscale's default colour path), and given the colour option
     # onair converts the screen with (full_chroma_inp).
     theirs=$(grab "ffmpeg-$key" "$width" "$height" "$output" bicubic)
     same=$(grab "same-$key" "$width" "$height" "$output" bicubic+full_chroma_inp)
     # The floor: onair's pictures, decoded beforehand, encoded again in real time.
-    local media="$work/onair-$key/live/bench"
+    local media
+    media=$(echo "$work/onair-$key/bench/"*/)
     (cd "$media" && cat init.mp4 $(grep -v '^#' media.m3u8)) |
         ffmpeg -v error -i - -f rawvideo -pix_fmt yuv420p "$work/raw-$key.yuv"
     floor=$(measure "floor-$key" ffmpeg -hide_banner -nostdin -re -f rawvideo -pix_fmt yuv420p \

@@ -85,6 +85,63 @@ struct PictureFitterTests {
         return largestDifference(redrawn, whole)
     }
 
+    /// Converts the picture whole, in one read and in bands of `rows` rows, and returns the
+    /// largest difference between the two, and how many bands were read.
+    func convertInBands(source: (Int, Int), output: (Int, Int), rows: Int) throws -> (difference: Int, bands: Int) {
+        let picture = Picture(width: source.0, height: source.1, seed: 3)
+        let whole = try VideoFrame(width: output.0, height: output.1, index: 0)
+        try PictureFitter(outputWidth: output.0, outputHeight: output.1, bandBytes: .max).fit(
+            picture.pixels, stride: source.0 * 4, width: source.0, height: source.1, into: whole)
+        let banded = try VideoFrame(width: output.0, height: output.1, index: 0)
+        var bands: [PixelRect] = []
+        try PictureFitter(outputWidth: output.0, outputHeight: output.1, bandBytes: rows * source.0 * 4).fit(
+            width: source.0, height: source.1, into: banded
+        ) { band, convert in
+            bands.append(band)
+            let pixels = picture.read(band)  // a buffer of the band's own, as the grabber's
+            defer { pixels.deallocate() }
+            try convert(pixels, band.width * 4)
+        }
+        // The bands tile the picture, top to bottom.
+        var next = 0
+        for band in bands {
+            #expect(band == PixelRect(x: 0, y: next, width: source.0, height: min(rows, source.1 - next)))
+            next += band.height
+        }
+        #expect(next == source.1)
+        return (largestDifference(banded, whole), bands.count)
+    }
+
+    @Test(
+        arguments: [
+            ((1280, 720), (1280, 720), 100, 8), ((2560, 1440), (1280, 720), 37, 39),
+            ((2560, 1440), (1920, 1080), 300, 5),
+            // Between bars, where the fitter also keeps a copy for redrawing rows.
+            ((1280, 1024), (1280, 720), 256, 4), ((1017, 763), (1280, 720), 1, 763),
+        ] as [((Int, Int), (Int, Int), Int, Int)])
+    func aPictureReadInBandsEqualsOneReadBitForBit(source: (Int, Int), output: (Int, Int), rows: Int, bands: Int)
+        throws
+    {
+        let converted = try convertInBands(source: source, output: output, rows: rows)
+        #expect(converted.difference == 0)
+        #expect(converted.bands == bands)
+    }
+
+    @Test func aScreenOf4KIsReadInBandsOfAtMost2MiB() throws {
+        let frame = try VideoFrame(width: 1920, height: 1080, index: 0)
+        let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 << 20)
+        defer { pixels.deallocate() }
+        pixels.initialize(repeating: 90, count: 2 << 20)
+        var bands: [Int] = []
+        try PictureFitter(outputWidth: 1920, outputHeight: 1080).fit(width: 3840, height: 2160, into: frame) {
+            band, convert in
+            bands.append(band.height)
+            try convert(pixels, 3840 * 4)
+        }
+        // 136 rows of 15360 bytes fit in 2 MiB: 15 bands of 136 rows and one of the 120 left.
+        #expect(bands == Array(repeating: 136, count: 15) + [120])
+    }
+
     /// Changed boxes off any grid, overlapping, and at the picture's edges (on a 1280x720 screen;
     /// scaled with the screen).
     func boxes(scale: Int) -> [PixelRect] {

@@ -2,8 +2,8 @@ internal import CFFmpeg
 import Media
 
 /// Converts captured BGRX pixels into a yuv420p frame of the output size, scaled with the
-/// source's aspect ratio kept and black bars around it: the whole picture, or only the pieces
-/// a change reaches (`DamageMapping`). Owns a SwsContext, made again when the captured size
+/// source's aspect ratio kept and black bars around it: the whole picture (read in bands of
+/// full rows), or only the pieces a change reaches (`DamageMapping`). Owns a SwsContext, made again when the captured size
 /// changes (a resized window, a new screen resolution), a few more for pieces, by size, the
 /// scratch picture pieces are converted into, and, where changes are redrawn as whole rows, a
 /// copy of the captured area.
@@ -169,9 +169,14 @@ final class PictureFitter {
         return context
     }
 
-    init(outputWidth: Int, outputHeight: Int) {
+    /// The most BGRX a whole picture is read in at once (see `fit(width:height:into:read:)`).
+    let bandBytes: Int
+    static let defaultBandBytes = 2 << 20
+
+    init(outputWidth: Int, outputHeight: Int, bandBytes: Int = PictureFitter.defaultBandBytes) {
         self.outputWidth = outputWidth
         self.outputHeight = outputHeight
+        self.bandBytes = bandBytes
     }
 
     /// Redraws the changed `boxes` of a `width`×`height` capture into `frame`, a copy of the
@@ -199,13 +204,26 @@ final class PictureFitter {
         return counts
     }
 
-    /// Fills `frame` with the picture. Wraps `sws_scale`.
+    /// Fills `frame` with the picture, in hand whole.
     func fit(_ pixels: UnsafeMutablePointer<UInt8>, stride: Int, width: Int, height: Int, into frame: VideoFrame) throws
     {
+        try fit(width: width, height: height, into: frame) { band, convert in
+            try convert(pixels + band.y * stride, stride)
+        }
+    }
+
+    /// Fills `frame` with a `width`×`height` picture that `read` hands over band by band, top
+    /// to bottom: full-width rows, at most `bandBytes` of BGRX each, so whoever reads the screen
+    /// needs room for a band, not for the whole screen (a 3840x2160 screen is 33 MB). The scaler
+    /// takes the bands as slices of one picture, so the frame is the same as from one read.
+    /// Wraps `sws_scale`.
+    func fit(
+        width: Int, height: Int, into frame: VideoFrame,
+        read: (PixelRect, (UnsafeMutablePointer<UInt8>, Int) throws -> Void) throws -> Void
+    ) throws {
         let context = try wholeContext(width: width, height: height)
         if mapping(width: width, height: height).redrawsRows {
             if copy?.width != width || copy?.height != height { copy = AreaCopy(width: width, height: height) }
-            copy!.put(PixelRect(x: 0, y: 0, width: width, height: height), from: pixels, stride: stride)
         } else {
             copy = nil
         }
@@ -220,10 +238,18 @@ final class PictureFitter {
                 strides.append(Int32(planeStride))
             }
         }
-        var source: [UnsafePointer<UInt8>?] = [UnsafePointer(pixels)]
-        var sourceStrides: [Int32] = [Int32(stride)]
-        let rows = sws_scale(context, &source, &sourceStrides, 0, Int32(height), &targets, &strides)
-        try check(rows, "sws_scale")
+        let bandRows = max(1, min(height, bandBytes / (width * 4)))
+        for top in Swift.stride(from: 0, to: height, by: bandRows) {
+            let band = PixelRect(x: 0, y: top, width: width, height: min(bandRows, height - top))
+            try read(band) { pixels, stride in
+                copy?.put(band, from: pixels, stride: stride)
+                var source: [UnsafePointer<UInt8>?] = [UnsafePointer(pixels)]
+                var sourceStrides: [Int32] = [Int32(stride)]
+                let rows = sws_scale(
+                    context, &source, &sourceStrides, Int32(band.y), Int32(band.height), &targets, &strides)
+                try check(rows, "sws_scale")
+            }
+        }
     }
 
     /// The whole picture's scaler for a `width`×`height` capture, made again when the size changes.

@@ -144,9 +144,15 @@ public final class ScreenSource: VideoSource, @unchecked Sendable {
         lastRect = rect
         let frame = try pool.makeFrame(index: index)
         if boxes.count == 1, boxes[0].width == rect.width, boxes[0].height == rect.height {
-            try grabber.grab(x: rect.x, y: rect.y, width: rect.width, height: rect.height) { pixels, stride in
-                if let pointer { draw(pointer.pointee, into: pixels, stride: stride, area: rect) }
-                try fitter.fit(pixels, stride: stride, width: rect.width, height: rect.height, into: frame)
+            // Read in bands, one request each: what changes between two of them is in XDamage's
+            // next report, so the next frame redraws it, as it does for boxes read one by one.
+            try fitter.fit(width: rect.width, height: rect.height, into: frame) { band, convert in
+                let source = PixelRect(x: rect.x, y: rect.y + band.y, width: band.width, height: band.height)
+                try grabber.grab(x: source.x, y: source.y, width: source.width, height: source.height) {
+                    pixels, stride in
+                    if let pointer { draw(pointer.pointee, into: pixels, stride: stride, area: source) }
+                    try convert(pixels, stride)
+                }
             }
             counts.record(read: rect.width * rect.height, converted: width * height, at: seconds)
         } else {
