@@ -66,23 +66,44 @@ struct PictureFitterTests {
 
     /// Converts the picture whole, changes `boxes` in it, redraws only their pieces, and returns
     /// the largest difference from the changed picture converted whole.
-    func redrawInPieces(source: (Int, Int), output: (Int, Int), boxes: [PixelRect]) throws -> Int {
+    func redrawInPieces(
+        source: (Int, Int), output: (Int, Int), boxes: [PixelRect], bandBytes: Int = PictureFitter.defaultBandBytes
+    ) throws -> Int {
         let picture = Picture(width: source.0, height: source.1, seed: 0)
-        let fitter = PictureFitter(outputWidth: output.0, outputHeight: output.1)
+        let fitter = PictureFitter(outputWidth: output.0, outputHeight: output.1, bandBytes: bandBytes)
         let redrawn = try VideoFrame(width: output.0, height: output.1, index: 0)
         try fitter.fit(picture.pixels, stride: source.0 * 4, width: source.0, height: source.1, into: redrawn)
         for (number, box) in boxes.enumerated() { picture.paint(box, seed: number + 1) }
         let mapping = fitter.mapping(width: source.0, height: source.1)
         for box in boxes {
             let piece = mapping.piece(for: box)
-            let pixels = picture.read(piece.source)
-            defer { pixels.deallocate() }
-            try fitter.fit(piece: piece, of: mapping, pixels, stride: piece.source.width * 4, into: redrawn)
+            var read: [PixelRect] = []
+            try fitter.fit(piece: piece, of: mapping, into: redrawn) { band, convert in
+                read.append(band)
+                let pixels = picture.read(band)
+                defer { pixels.deallocate() }
+                try convert(pixels, band.width * 4)
+            }
+            // The piece was read whole, in bands of its full rows.
+            #expect(read == fitter.bands(of: piece.source))
+            #expect(read.map(\.height).reduce(0, +) == piece.source.height)
         }
         let whole = try VideoFrame(width: output.0, height: output.1, index: 0)
         try PictureFitter(outputWidth: output.0, outputHeight: output.1).fit(
             picture.pixels, stride: source.0 * 4, width: source.0, height: source.1, into: whole)
         return largestDifference(redrawn, whole)
+    }
+
+    @Test(
+        arguments: [
+            ((1280, 720), (1280, 720)), ((2560, 1440), (1280, 720)), ((1280, 1024), (1280, 720)),
+        ] as [((Int, Int), (Int, Int))])
+    func piecesReadInBandsOfAFewRowsEqualTheWhole(source: (Int, Int), output: (Int, Int)) throws {
+        // Bands of 7 rows of the widest box: every piece is read in many bands.
+        let bandBytes = 7 * 400 * 2 * 4
+        #expect(
+            try redrawInPieces(
+                source: source, output: output, boxes: boxes(scale: source.0 / 1280), bandBytes: bandBytes) == 0)
     }
 
     /// Converts the picture whole, in one read and in bands of `rows` rows, and returns the

@@ -86,8 +86,8 @@ public final class PortalSource: VideoSource, @unchecked Sendable {
             // The picture before, with the changed pieces redrawn from the picture in place.
             let work = try fitter.redraw(
                 boxes, width: size.width, height: size.height, over: previous!, into: frame
-            ) { piece, convert in
-                try convert(pixels + piece.y * stride + piece.x * 4, stride)
+            ) { band, convert in
+                try convert(pixels + band.y * stride + band.x * 4, stride)
             }
             counts.record(read: work.read, converted: work.converted, at: seconds)
         }

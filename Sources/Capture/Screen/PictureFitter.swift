@@ -2,8 +2,8 @@ internal import CFFmpeg
 import Media
 
 /// Converts captured BGRX pixels into a yuv420p frame of the output size, scaled with the
-/// source's aspect ratio kept and black bars around it: the whole picture (read in bands of
-/// full rows), or only the pieces a change reaches (`DamageMapping`). Owns a SwsContext, made again when the captured size
+/// source's aspect ratio kept and black bars around it: the whole picture, or only the pieces a
+/// change reaches (`DamageMapping`), either read in bands of full rows. Owns a SwsContext, made again when the captured size
 /// changes (a resized window, a new screen resolution), a few more for pieces, by size, the
 /// scratch picture pieces are converted into, and, where changes are redrawn as whole rows, a
 /// copy of the captured area.
@@ -36,14 +36,23 @@ final class PictureFitter {
                 sourceWidth: width, sourceHeight: height, targetWidth: outputWidth, targetHeight: outputHeight))
     }
 
-    /// Converts one piece of `mapping` (its source pixels, as read) and copies its kept part into
-    /// `frame`, whose other pixels stay as they are. Wraps `sws_scale`.
-    func fit(
-        piece: DamageMapping.Piece, of mapping: DamageMapping, _ pixels: UnsafeMutablePointer<UInt8>, stride: Int,
-        into frame: VideoFrame
-    ) throws {
+    /// Hands what `read` reads and converts: the pixels of a rectangle of the captured area, and
+    /// their stride, as read for it.
+    typealias Read = (PixelRect, (UnsafeMutablePointer<UInt8>, Int) throws -> Void) throws -> Void
+
+    /// `rect` in bands of full rows (of `rect`), at most `bandBytes` of BGRX each, top to bottom.
+    func bands(of rect: PixelRect) -> [PixelRect] {
+        let rows = max(1, min(rect.height, bandBytes / max(1, rect.width * 4)))
+        return Swift.stride(from: 0, to: rect.height, by: rows).map {
+            PixelRect(x: rect.x, y: rect.y + $0, width: rect.width, height: min(rows, rect.height - $0))
+        }
+    }
+
+    /// Converts one piece of `mapping`, its source pixels read in bands by `read`, and copies its
+    /// kept part into `frame`, whose other pixels stay as they are. Wraps `sws_scale`.
+    func fit(piece: DamageMapping.Piece, of mapping: DamageMapping, into frame: VideoFrame, read: Read) throws {
         if piece.wholeRows {
-            return try fit(rows: piece, of: mapping, pixels, stride: stride, into: frame)
+            return try fit(rows: piece, of: mapping, into: frame, read: read)
         }
         let size = PieceSize(
             sourceWidth: piece.source.width, sourceHeight: piece.source.height, outputWidth: piece.output.width,
@@ -63,10 +72,16 @@ final class PictureFitter {
                 strides.append(Int32(planeStride))
             }
         }
-        var source: [UnsafePointer<UInt8>?] = [UnsafePointer(pixels)]
-        var sourceStrides: [Int32] = [Int32(stride)]
-        let rows = sws_scale(context, &source, &sourceStrides, 0, Int32(size.sourceHeight), &targets, &strides)
-        try check(rows, "sws_scale")
+        for band in bands(of: piece.source) {
+            try read(band) { pixels, stride in
+                var source: [UnsafePointer<UInt8>?] = [UnsafePointer(pixels)]
+                var sourceStrides: [Int32] = [Int32(stride)]
+                let rows = sws_scale(
+                    context, &source, &sourceStrides, Int32(band.y - piece.source.y), Int32(band.height), &targets,
+                    &strides)
+                try check(rows, "sws_scale")
+            }
+        }
         // The kept part, plane by plane (chroma at half size: pieces sit on an even grid).
         for plane in 0..<3 {
             let shift = plane == 0 ? 0 : 1
@@ -86,15 +101,16 @@ final class PictureFitter {
     /// Puts the box read into the copy of the area, then converts the rows it reaches with the
     /// whole picture's scaler, asking it for those output rows only. Wraps `sws_frame_start`,
     /// `sws_send_slice` and `sws_receive_slice`.
-    private func fit(
-        rows piece: DamageMapping.Piece, of mapping: DamageMapping, _ pixels: UnsafeMutablePointer<UInt8>,
-        stride: Int, into frame: VideoFrame
-    ) throws {
+    private func fit(rows piece: DamageMapping.Piece, of mapping: DamageMapping, into frame: VideoFrame, read: Read)
+        throws
+    {
         let context = try wholeContext(width: mapping.sourceWidth, height: mapping.sourceHeight)
         guard let copy, copy.width == mapping.sourceWidth, copy.height == mapping.sourceHeight else {
             throw LibavError(code: -EINVAL, operation: "a redraw of rows before the whole area was read")
         }
-        copy.put(piece.source, from: pixels, stride: stride)
+        for band in bands(of: piece.source) {
+            try read(band) { pixels, stride in copy.put(band, from: pixels, stride: stride) }
+        }
         // The scaler keeps a reference to its source, so the copy goes in a buffer that frees nothing.
         let source = try LibavAllocation(av_frame_alloc(), "av_frame_alloc") { av_frame_free(&$0) }
         source.pointer.pointee.width = Int32(copy.width)
@@ -181,11 +197,10 @@ final class PictureFitter {
 
     /// Redraws the changed `boxes` of a `width`×`height` capture into `frame`, a copy of the
     /// `previous` picture: each box's piece (`DamageMapping`, area coordinates) is read by `read`,
-    /// which hands its pixels and stride to the conversion. Sets the frame's changed areas;
+    /// band by band, which hands their pixels and stride to the conversion. Sets the frame's changed areas;
     /// returns the pixels read and converted.
     func redraw(
-        _ boxes: [PixelRect], width: Int, height: Int, over previous: VideoFrame, into frame: VideoFrame,
-        read: (PixelRect, (UnsafeMutablePointer<UInt8>, Int) throws -> Void) throws -> Void
+        _ boxes: [PixelRect], width: Int, height: Int, over previous: VideoFrame, into frame: VideoFrame, read: Read
     ) throws -> (read: Int, converted: Int) {
         frame.copyPicture(from: previous)
         let mapping = mapping(width: width, height: height)
@@ -193,9 +208,7 @@ final class PictureFitter {
         var kept: [PixelRect] = []
         for box in boxes {
             let piece = mapping.piece(for: box)
-            try read(piece.source) { pixels, stride in
-                try fit(piece: piece, of: mapping, pixels, stride: stride, into: frame)
-            }
+            try fit(piece: piece, of: mapping, into: frame, read: read)
             counts.read += piece.source.width * piece.source.height
             counts.converted += piece.output.width * piece.output.height
             kept.append(piece.kept)
@@ -217,10 +230,7 @@ final class PictureFitter {
     /// needs room for a band, not for the whole screen (a 3840x2160 screen is 33 MB). The scaler
     /// takes the bands as slices of one picture, so the frame is the same as from one read.
     /// Wraps `sws_scale`.
-    func fit(
-        width: Int, height: Int, into frame: VideoFrame,
-        read: (PixelRect, (UnsafeMutablePointer<UInt8>, Int) throws -> Void) throws -> Void
-    ) throws {
+    func fit(width: Int, height: Int, into frame: VideoFrame, read: Read) throws {
         let context = try wholeContext(width: width, height: height)
         if mapping(width: width, height: height).redrawsRows {
             if copy?.width != width || copy?.height != height { copy = AreaCopy(width: width, height: height) }
@@ -238,9 +248,7 @@ final class PictureFitter {
                 strides.append(Int32(planeStride))
             }
         }
-        let bandRows = max(1, min(height, bandBytes / (width * 4)))
-        for top in Swift.stride(from: 0, to: height, by: bandRows) {
-            let band = PixelRect(x: 0, y: top, width: width, height: min(bandRows, height - top))
+        for band in bands(of: PixelRect(x: 0, y: 0, width: width, height: height)) {
             try read(band) { pixels, stride in
                 copy?.put(band, from: pixels, stride: stride)
                 var source: [UnsafePointer<UInt8>?] = [UnsafePointer(pixels)]

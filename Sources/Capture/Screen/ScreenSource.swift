@@ -143,31 +143,23 @@ public final class ScreenSource: VideoSource, @unchecked Sendable {
         }
         lastRect = rect
         let frame = try pool.makeFrame(index: index)
-        if boxes.count == 1, boxes[0].width == rect.width, boxes[0].height == rect.height {
-            // Read in bands, one request each: what changes between two of them is in XDamage's
-            // next report, so the next frame redraws it, as it does for boxes read one by one.
-            try fitter.fit(width: rect.width, height: rect.height, into: frame) { band, convert in
-                let source = PixelRect(x: rect.x, y: rect.y + band.y, width: band.width, height: band.height)
-                try grabber.grab(x: source.x, y: source.y, width: source.width, height: source.height) {
-                    pixels, stride in
-                    if let pointer { draw(pointer.pointee, into: pixels, stride: stride, area: source) }
-                    try convert(pixels, stride)
-                }
+        // Each band of a piece or of the whole picture in one request. What changes between two
+        // of them is in XDamage's next report, so the next frame redraws it.
+        let read: PictureFitter.Read = { band, convert in
+            let source = PixelRect(x: rect.x + band.x, y: rect.y + band.y, width: band.width, height: band.height)
+            try self.grabber.grab(x: source.x, y: source.y, width: source.width, height: source.height) {
+                pixels, stride in
+                if let pointer { self.draw(pointer.pointee, into: pixels, stride: stride, area: source) }
+                try convert(pixels, stride)
             }
+        }
+        if boxes.count == 1, boxes[0].width == rect.width, boxes[0].height == rect.height {
+            try fitter.fit(width: rect.width, height: rect.height, into: frame, read: read)
             counts.record(read: rect.width * rect.height, converted: width * height, at: seconds)
         } else {
             // The picture before, with the changed pieces read from the screen and redrawn.
             let work = try fitter.redraw(
-                boxes, width: rect.width, height: rect.height, over: previous!, into: frame
-            ) { piece, convert in
-                let source = PixelRect(
-                    x: rect.x + piece.x, y: rect.y + piece.y, width: piece.width, height: piece.height)
-                try grabber.grab(x: source.x, y: source.y, width: source.width, height: source.height) {
-                    pixels, stride in
-                    if let pointer { draw(pointer.pointee, into: pixels, stride: stride, area: source) }
-                    try convert(pixels, stride)
-                }
-            }
+                boxes, width: rect.width, height: rect.height, over: previous!, into: frame, read: read)
             counts.record(read: work.read, converted: work.converted, at: seconds)
         }
         previous = frame
