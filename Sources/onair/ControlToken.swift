@@ -11,19 +11,9 @@ enum ControlToken {
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
     }
 
-    /// `$XDG_STATE_HOME/onair/<channel>.token`, or under `$HOME/.local/state` (the account's home
-    /// folder when `$HOME` is unset): where the portal's restore tokens are kept too. Relative
-    /// paths are ignored, as the XDG base directory rules ask.
+    /// `<channel>.token` in onair's state folder (`StateFolder`), beside the portal's restore tokens.
     static func file(channel: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let state: URL
-        if let folder = environment["XDG_STATE_HOME"], folder.hasPrefix("/") {
-            state = URL(fileURLWithPath: folder)
-        } else if let home = environment["HOME"], home.hasPrefix("/") {
-            state = URL(fileURLWithPath: home).appendingPathComponent(".local/state")
-        } else {
-            state = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/state")
-        }
-        return state.appendingPathComponent("onair").appendingPathComponent("\(channel).token")
+        URL(fileURLWithPath: StateFolder.path(environment: environment)).appendingPathComponent("\(channel).token")
     }
 
     /// Writes the token with mode 0600 (the folder 0700), replacing an older one.

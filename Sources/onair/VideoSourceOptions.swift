@@ -156,11 +156,8 @@ struct VideoSourceResolver {
     private func portal(
         _ kind: ScreenCastPortal.Kind, region: PixelRect?, short: Int, notice: (String) -> Void
     ) throws -> Resolved {
-        let environment = ProcessInfo.processInfo.environment
-        let tokens = RestoreTokenStore.defaultDirectory(environment: environment).map {
-            RestoreTokenStore(directory: $0, channel: channel) {
-                FileHandle.standardError.write(Data("warning: \($0)\n".utf8))
-            }
+        let tokens = RestoreTokenStore(directory: StateFolder.path(), channel: channel) {
+            FileHandle.standardError.write(Data("warning: \($0)\n".utf8))
         }
         let capture: PortalCapture
         do {

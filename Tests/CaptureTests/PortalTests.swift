@@ -4,18 +4,6 @@ import Testing
 @testable import Capture
 
 struct RestoreTokenStoreTests {
-    @Test func theFolderFollowsTheXDGStateHome() {
-        #expect(RestoreTokenStore.defaultDirectory(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"]) == "/s/onair")
-        // A relative XDG_STATE_HOME is to be ignored (the base directory specification).
-        #expect(
-            RestoreTokenStore.defaultDirectory(environment: ["XDG_STATE_HOME": "s", "HOME": "/h"])
-                == "/h/.local/state/onair")
-        #expect(
-            RestoreTokenStore.defaultDirectory(environment: ["HOME": "/home/ann"]) == "/home/ann/.local/state/onair")
-        #expect(RestoreTokenStore.defaultDirectory(environment: [:]) == nil)
-        #expect(RestoreTokenStore.defaultDirectory(environment: ["HOME": "home"]) == nil, "a relative home is no place")
-    }
-
     @Test func aTokenIsKeptPerChannelAndKindReadableByTheUserOnly() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tokens-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -38,7 +26,7 @@ struct RestoreTokenStoreTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tokens-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: folder + "/portal-screen.token", contents: Data("old-token\n".utf8))
+        _ = FileManager.default.createFile(atPath: folder + "/portal-screen.token", contents: Data("old-token\n".utf8))
         let store = RestoreTokenStore(directory: folder, channel: "talk") { Issue.record("warned: \($0)") }
         let other = RestoreTokenStore(directory: folder, channel: "demo") { Issue.record("warned: \($0)") }
         #expect(store.load(.window) == nil, "a screen's token is not a window's")
@@ -46,7 +34,7 @@ struct RestoreTokenStoreTests {
         #expect(!FileManager.default.fileExists(atPath: folder + "/portal-screen.token"))
         #expect(other.load(.monitor) == nil, "used once")
         store.save("new-token", for: .monitor)
-        FileManager.default.createFile(atPath: folder + "/portal-screen.token", contents: Data("stale\n".utf8))
+        _ = FileManager.default.createFile(atPath: folder + "/portal-screen.token", contents: Data("stale\n".utf8))
         #expect(store.load(.monitor) == "new-token", "the channel's own first")
     }
 

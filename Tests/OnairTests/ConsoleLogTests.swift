@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import onair
@@ -35,6 +36,16 @@ import Testing
             ControlToken.file(channel: "demo", environment: ["XDG_STATE_HOME": "state", "HOME": "/home/ana"]).path
                 == "/home/ana/.local/state/onair/demo.token")
         #expect(ControlToken.file(channel: "demo", environment: [:]).path.hasSuffix("/.local/state/onair/demo.token"))
+    }
+
+    @Test func theStateFolderFollowsXDGStateHomeThenHome() {
+        #expect(StateFolder.path(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"]) == "/s/onair")
+        // A relative XDG_STATE_HOME or HOME is to be ignored (the base directory specification).
+        #expect(StateFolder.path(environment: ["XDG_STATE_HOME": "s", "HOME": "/h"]) == "/h/.local/state/onair")
+        #expect(StateFolder.path(environment: ["HOME": "/home/ann"]) == "/home/ann/.local/state/onair")
+        let account = FileManager.default.homeDirectoryForCurrentUser.path
+        #expect(StateFolder.path(environment: ["HOME": "home"]) == account + "/.local/state/onair")
+        #expect(StateFolder.path(environment: [:]) == account + "/.local/state/onair")
     }
 
     @Test func randomTokensAre32URLSafeCharacters() {

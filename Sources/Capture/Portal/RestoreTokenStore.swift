@@ -2,8 +2,8 @@ import Foundation
 
 /// Where the portal's restore tokens are kept between runs, one per channel and kind of source, so
 /// that a broadcast restarted by a service manager shares the same screen without asking again,
-/// and two channels sharing two screens each keep their own. `$XDG_STATE_HOME/onair/` (default
-/// `~/.local/state/onair/`), files `<channel>.portal-screen.token` and
+/// and two channels sharing two screens each keep their own. In onair's state folder (given:
+/// `$XDG_STATE_HOME/onair/`, default `~/.local/state/onair/`), files `<channel>.portal-screen.token` and
 /// `<channel>.portal-window.token`, readable by the user only. A token is used once: each start
 /// stores the one the portal gives back.
 public struct RestoreTokenStore: Sendable {
@@ -16,13 +16,6 @@ public struct RestoreTokenStore: Sendable {
         self.directory = directory
         self.channel = channel
         self.warn = warn
-    }
-
-    /// The user's state folder for onair, from the environment.
-    public static func defaultDirectory(environment: [String: String]) -> String? {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/onair" }
-        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
-        return home + "/.local/state/onair"
     }
 
     public func path(for kind: ScreenCastPortal.Kind) -> String {
