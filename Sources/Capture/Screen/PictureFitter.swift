@@ -3,10 +3,10 @@ import Media
 
 /// Converts captured BGRX pixels into a yuv420p frame of the output size, scaled with the
 /// source's aspect ratio kept and black bars around it: the whole picture, or only the pieces a
-/// change reaches (`DamageMapping`), either read in bands of full rows. Owns a SwsContext, made again when the captured size
-/// changes (a resized window, a new screen resolution), a few more for pieces, by size, the
-/// scratch picture pieces are converted into, and, where changes are redrawn as whole rows, a
-/// copy of the captured area.
+/// change reaches (`DamageMapping`), either read in bands of full rows. Owns a SwsContext, made
+/// again when the captured size changes (a resized window, a new screen resolution), a few more
+/// for pieces, by size, the scratch picture pieces are converted into, and, where changes are
+/// redrawn as whole rows, a copy of the captured area.
 final class PictureFitter {
     let outputWidth: Int
     let outputHeight: Int
@@ -185,7 +185,8 @@ final class PictureFitter {
         return context
     }
 
-    /// The most BGRX a whole picture is read in at once (see `fit(width:height:into:read:)`).
+    /// The most BGRX read at once: a whole picture, or a piece, larger than that is read in bands
+    /// (`bands(of:)`, `fit(width:height:into:read:)`).
     let bandBytes: Int
     static let defaultBandBytes = 2 << 20
 
@@ -197,8 +198,8 @@ final class PictureFitter {
 
     /// Redraws the changed `boxes` of a `width`×`height` capture into `frame`, a copy of the
     /// `previous` picture: each box's piece (`DamageMapping`, area coordinates) is read by `read`,
-    /// band by band, which hands their pixels and stride to the conversion. Sets the frame's changed areas;
-    /// returns the pixels read and converted.
+    /// band by band, which hands their pixels and stride to the conversion. Sets the frame's
+    /// changed areas; returns the pixels read and converted.
     func redraw(
         _ boxes: [PixelRect], width: Int, height: Int, over previous: VideoFrame, into frame: VideoFrame, read: Read
     ) throws -> (read: Int, converted: Int) {
