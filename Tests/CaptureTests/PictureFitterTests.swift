@@ -99,7 +99,7 @@ struct PictureFitterTests {
             ((1280, 720), (1280, 720)), ((2560, 1440), (1280, 720)), ((1280, 1024), (1280, 720)),
         ] as [((Int, Int), (Int, Int))])
     func piecesReadInBandsOfAFewRowsEqualTheWhole(source: (Int, Int), output: (Int, Int)) throws {
-        // Bands of 7 rows of the widest box: every piece is read in many bands.
+        // Bands of 22,400 bytes, a few rows of every piece (7 of an 800-pixel-wide one): each is read in many.
         let bandBytes = 7 * 400 * 2 * 4
         #expect(
             try redrawInPieces(
