@@ -46,16 +46,20 @@ def test_made_up_viewers_do_not_slow_real_ones(live, tmp_path):
         '  n = n + 1\n'
         '  return wrk.format("GET", nil, {["User-Agent"] = "flood-" .. math.random(1, 1000000000) .. "-" .. n})\n'
         'end\n')
-    plain = wrk_rate(live.base, "/live/demo/media.m3u8", 4)
-    # The first flood fills the viewer table (10,000 at most); the second is measured with it full.
+    # The first flood fills the viewer table (10,000 at most); the others are measured with it full.
     wrk_rate(live.base, "/live/demo/media.m3u8", 5, str(script))
-    made_up = wrk_rate(live.base, "/live/demo/media.m3u8", 4, str(script))
+    # Rates on this machine vary by a quarter from one run to the next (other work on its two
+    # cores), so the two floods take turns, three times, and the best of each is compared.
+    plain, made_up = [], []
+    for _ in range(3):
+        plain.append(wrk_rate(live.base, "/live/demo/media.m3u8", 3))
+        made_up.append(wrk_rate(live.base, "/live/demo/media.m3u8", 3, str(script)))
     viewers = next(c for c in fetch(f"{live.base}/api/channels").json() if c["name"] == "demo")["viewers"]
-    print(f"plain {plain:.0f}/s, made-up viewers {made_up:.0f}/s, counted {viewers}")
+    print(f"plain {plain} /s, made-up viewers {made_up} /s, counted {viewers}")
     assert viewers <= 10_000, "the viewer table is bounded"
     # The probe saw a fall to a tenth (a release build). With this debug build the table copied per
     # request made it 0.55 of the plain rate; counted in place, about the same as plain (1.06).
-    assert made_up >= 0.75 * plain, (plain, made_up)
+    assert max(made_up) >= 0.75 * max(plain), (plain, made_up)
 
 
 def connection(port):
