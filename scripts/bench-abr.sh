@@ -8,7 +8,8 @@
 #
 # Video only (sound costs both the same), libx264 veryfast/zerolatency, each rung capped at its
 # rate (1080p 4600k, 720p 2500k, 360p 900k), a keyframe every 2 seconds, fMP4 HLS in 2-second
-# segments, 6 listed (onair keeps them in memory and writes them to --hls-dir, ffmpeg writes them), bicubic scaling (onair converts the screen with libswscale's full_chroma_inp; ffmpeg runs
+# segments, 6 listed (onair keeps them in memory and writes them to --hls-dir, ffmpeg writes
+# them), bicubic scaling (onair converts the screen with libswscale's full_chroma_inp; ffmpeg runs
 # twice: as the command has it, and with that option). Goal: onair ≤ 0.8× ffmpeg's CPU.
 # The screen changes at the frame rate, and each publisher's distinct pictures are printed: ffmpeg
 # 5.1 grabs, scales and encodes on one thread and, when that takes longer than a frame, repeats

@@ -12,9 +12,9 @@
 #   1280x720, all of it animated                            goal: ≤ 0.9× (must not get worse)
 # Video only (sound costs both the same), H.264 libx264 veryfast/zerolatency capped at 2500k,
 # keyframe every 60 frames, fMP4 HLS in 2-second segments, 6 listed (onair keeps them in memory,
-# ffmpeg on disk; onair also records every segment, for the floor), bicubic scaling (onair converts the
-# screen with libswscale's full_chroma_inp; ffmpeg runs without it, as the issue's command has it,
-# and with it). The floor: onair's own output decoded to raw pictures beforehand, then encoded
+# ffmpeg on disk; onair also records every segment, for the floor), bicubic scaling (onair
+# converts the screen with libswscale's full_chroma_inp; ffmpeg runs without it, as the issue's
+# command has it, and with it). The floor: onair's own output decoded to raw pictures beforehand, then encoded
 # again by ffmpeg with the same settings, paced in real time.
 set -euo pipefail
 cd "$(dirname "$0")/.."

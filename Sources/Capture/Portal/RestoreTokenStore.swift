@@ -3,8 +3,8 @@ import Foundation
 /// Where the portal's restore tokens are kept between runs, one per channel and kind of source, so
 /// that a broadcast restarted by a service manager shares the same screen without asking again,
 /// and two channels sharing two screens each keep their own. In onair's state folder (given:
-/// `$XDG_STATE_HOME/onair/`, default `~/.local/state/onair/`), files `<channel>.portal-screen.token` and
-/// `<channel>.portal-window.token`, readable by the user only. A token is used once: each start
+/// `$XDG_STATE_HOME/onair/`, default `~/.local/state/onair/`), files
+/// `<channel>.portal-screen.token` and `<channel>.portal-window.token`, readable by the user only. A token is used once: each start
 /// stores the one the portal gives back.
 public struct RestoreTokenStore: Sendable {
     public let directory: String
