@@ -16,8 +16,10 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     public let capacity: Int
     public let policy: OverflowPolicy
     private let condition = NSCondition()
-    // Guarded by `condition`.
-    private var elements: [Element] = []
+    // Guarded by `condition`. Slots before `head` are empty (nil): a popped or dropped element is
+    // let go at once, not when the array is next compacted (a sink's queue of 32 publications
+    // would otherwise hold 31 old timelines, and a frame queue pictures already encoded).
+    private var elements: [Element?] = []
     private var head = 0
     private var closed = false
     private var dropped = 0
@@ -43,10 +45,10 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         }
         if closed { return false }
         if elements.count - head >= capacity {
-            if let keep, let index = elements[head...].firstIndex(where: { !keep($0) }), index > head {
+            if let keep, let index = elements[head...].firstIndex(where: { !keep($0!) }), index > head {
                 elements.remove(at: index)
             } else {
-                head += 1
+                letGoOfHead()
             }
             dropped += 1
         }
@@ -74,15 +76,21 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
 
     /// Removes and returns the oldest element, nil when there is none; the lock is held.
     private func takeFirst() -> Element? {
-        guard elements.count > head else { return nil }
-        let element = elements[head]
+        guard elements.count > head, let element = elements[head] else { return nil }
+        letGoOfHead()
+        condition.broadcast()
+        return element
+    }
+
+    /// Empties the oldest slot and moves past it; the empty slots go once there are as many as the
+    /// capacity (so the array never grows beyond twice it, however long the consumer is away).
+    private func letGoOfHead() {
+        elements[head] = nil
         head += 1
         if head >= capacity {
             elements.removeFirst(head)
             head = 0
         }
-        condition.broadcast()
-        return element
     }
 
     /// Ends the stream: no more pushes; pops drain what is left, then return nil.

@@ -29,6 +29,86 @@ import Testing
         #expect(full.pop() == 2 && full.pop() == 3)
     }
 
+    /// Stands for a picture or a publication: something whose release can be seen.
+    final class Tracked: Sendable {
+        let id: Int
+        init(_ id: Int) { self.id = id }
+    }
+
+    @Test func aPoppedElementIsLetGoOfAtOnce() {
+        let queue = BoundedQueue<Tracked>(capacity: 32, policy: .dropOldest)
+        weak var first: Tracked?
+        weak var second: Tracked?
+        do {
+            let one = Tracked(1)
+            let two = Tracked(2)
+            first = one
+            second = two
+            queue.push(one)
+            queue.push(two)
+        }
+        #expect(queue.pop()?.id == 1)
+        #expect(first == nil, "the queue no longer holds what it handed over")
+        #expect(second?.id == 2, "and still holds what waits")
+        #expect(queue.tryPop()?.id == 2)
+        #expect(second == nil)
+        #expect(queue.count == 0)
+    }
+
+    @Test func aDroppedElementIsLetGoOfAtOnce() {
+        // The oldest goes when nothing is kept.
+        let plain = BoundedQueue<Tracked>(capacity: 2, policy: .dropOldest)
+        weak var oldest: Tracked?
+        do {
+            let one = Tracked(1)
+            oldest = one
+            plain.push(one)
+            plain.push(Tracked(2))
+            plain.push(Tracked(3))
+        }
+        #expect(oldest == nil, "the dropped element is gone")
+        #expect(plain.pop()?.id == 2)
+        // An element passed over in favour of one that is kept goes too.
+        let keeping = BoundedQueue<Tracked>(capacity: 2, policy: .dropOldest) { $0.id == 0 }
+        weak var kept: Tracked?
+        weak var passedOver: Tracked?
+        do {
+            let zero = Tracked(0)
+            let one = Tracked(1)
+            kept = zero
+            passedOver = one
+            keeping.push(zero)
+            keeping.push(one)
+            keeping.push(Tracked(2))  // 1 goes, not 0, which is kept
+        }
+        #expect(passedOver == nil)
+        #expect(kept?.id == 0)
+        #expect(keeping.pop()?.id == 0)
+        #expect(kept == nil)
+        #expect(keeping.pop()?.id == 2)
+        #expect(plain.droppedCount == 1 && keeping.droppedCount == 1)
+    }
+
+    @Test func aQueueNobodyReadsKeepsOnlyItsCapacity() {
+        let queue = BoundedQueue<Tracked>(capacity: 4, policy: .dropOldest)
+        var seen: [Int: Bool] = [:]
+        var alive: [Weak] = []
+        for id in 0..<100 {
+            let element = Tracked(id)
+            alive.append(Weak(element))
+            queue.push(element)
+        }
+        for (id, reference) in alive.enumerated() { seen[id] = reference.element != nil }
+        #expect(seen.filter(\.value).keys.sorted() == [96, 97, 98, 99])
+        #expect(queue.count == 4)
+        #expect(queue.droppedCount == 96)
+    }
+
+    struct Weak {
+        weak var element: Tracked?
+        init(_ element: Tracked) { self.element = element }
+    }
+
     @Test func closedQueueRefusesPushesAndDrainsInOrder() {
         let queue = BoundedQueue<Int>(capacity: 8, policy: .block)
         queue.push(1)

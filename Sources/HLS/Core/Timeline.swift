@@ -125,7 +125,11 @@ public struct Timeline: Sendable {
     /// `duration` says better (an origin's parts carry the rounded durations of a pushed playlist).
     public mutating func closeSegment(programDateTime: Int64, duration stated: Double? = nil) -> Publication {
         let parts = openParts
-        let bytes = Array(parts.map(\.bytes).joined())
+        // Sized once: a joined sequence of unknown length would grow by doubling, and a segment
+        // held for half a minute would keep up to twice its bytes.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(parts.reduce(0) { $0 + $1.bytes.count })
+        for part in parts { bytes += part.bytes }
         let duration = stated ?? parts.reduce(0) { $0 + $1.duration }
         if duration > 0 {
             totalBytes += bytes.count
