@@ -28,11 +28,13 @@ final class MemoryOutput {
         context.pointee.opaque = Unmanaged.passUnretained(self).toOpaque()
     }
 
-    /// Flushes the context and hands over everything written since the last take.
+    /// Flushes the context and hands over everything written since the last take, in an array of
+    /// its exact size (a fragment may be held for as long as it is downloadable); the growing
+    /// buffer is kept for the next one.
     func take() -> [UInt8] {
         avio_flush(context)
-        defer { bytes = [] }
-        return bytes
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return bytes.withUnsafeBufferPointer { Array($0) }
     }
 
     deinit {
