@@ -30,12 +30,7 @@ pids=()
 trap 'kill "${pids[@]}" 2>/dev/null; rm -rf "$work"' EXIT
 source scripts/bench/common.sh
 display_number=92
-Xvfb :$display_number -screen 0 1920x1080x24 -nolisten tcp -noreset >/dev/null 2>&1 &
-pids+=($!)
-until DISPLAY=:$display_number xdpyinfo >/dev/null 2>&1; do sleep 0.2; done
-DISPLAY=:$display_number ffplay -v error -an -noborder -left 0 -top 0 -f lavfi "testsrc2=size=1920x1080:rate=$fps" &
-pids+=($!)
-until DISPLAY=:$display_number xwininfo -root -tree | grep -q testsrc2; do sleep 0.2; done
+animated_screen 1920 1080 "$fps"
 # The screen must change as often in every run: the X server and the animation get the CPU first,
 # so a busier publisher cannot slow the picture it is measured on (and so do less work).
 renice -n -10 -p "${pids[@]}" >/dev/null 2>&1 || echo "(not allowed to raise the animation's priority: figures vary more)"

@@ -38,6 +38,16 @@ screen() {  # width height: a new Xvfb on :$display_number with the tests' still
     until grep -q ok "$work/scene/out" 2>/dev/null; do sleep 0.2; done
 }
 
+animated_screen() {  # width height fps: a new Xvfb on :$display_number, ffplay showing testsrc2 over all of it
+    Xvfb :$display_number -screen 0 "${1}x${2}x24" -nolisten tcp -noreset >/dev/null 2>&1 &
+    pids+=($!)
+    until DISPLAY=:$display_number xdpyinfo >/dev/null 2>&1; do sleep 0.2; done
+    DISPLAY=:$display_number ffplay -v error -an -noborder -left 0 -top 0 -f lavfi \
+        "testsrc2=size=${1}x${2}:rate=$3" &
+    pids+=($!)
+    until DISPLAY=:$display_number xwininfo -root -tree | grep -q testsrc2; do sleep 0.2; done
+}
+
 animate() {  # width height x y: ffplay showing testsrc2 there, on the screen screen() made
     DISPLAY=:$display_number ffplay -v error -an -noborder -left "$3" -top "$4" -f lavfi \
         "testsrc2=size=${1}x${2}:rate=30" 2>>"$work/ffplay.log" &
