@@ -4,8 +4,8 @@ import Foundation
 /// that a broadcast restarted by a service manager shares the same screen without asking again,
 /// and two channels sharing two screens each keep their own. In onair's state folder (given:
 /// `$XDG_STATE_HOME/onair/`, default `~/.local/state/onair/`), files
-/// `<channel>.portal-screen.token` and `<channel>.portal-window.token`, readable by the user only. A token is used once: each start
-/// stores the one the portal gives back.
+/// `<channel>.portal-screen.token` and `<channel>.portal-window.token`, readable by the user
+/// only. A token is used once: each start stores the one the portal gives back.
 public struct RestoreTokenStore: Sendable {
     public let directory: String
     /// The channel the tokens are kept for (a channel name is safe in a file name).
