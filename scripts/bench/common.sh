@@ -3,9 +3,13 @@
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 measure() {  # name, command...: runs it under GNU time, prints "name cpu_seconds peak_kib"
-    local name=$1
+    local name=$1 status=0
     shift
-    /usr/bin/time -f "%U %S %M" -o "$work/$name.time" "$@" >"$work/$name.log" 2>&1
+    /usr/bin/time --quiet -f "%U %S %M" -o "$work/$name.time" "$@" >"$work/$name.log" 2>&1 || status=$?
+    if [ "$status" -ne 0 ]; then  # said, with the end of its log, and measured all the same
+        echo "($name exited with status $status; the end of its log:)" >&2
+        tail -n 5 "$work/$name.log" >&2
+    fi
     read -r user system peak <"$work/$name.time"
     echo "$name $(echo "$user + $system" | bc) $peak"
 }
