@@ -46,15 +46,24 @@ const OnairPage = {
             message.querySelector("span").textContent = detail;
             message.hidden = false;
         };
+        let played = false; // once it has played, a wait is a reconnection, not a start
         const update = () => {
-            if (player.state === "waiting") {
+            const stalled = !video.paused && video.readyState < 3;
+            if (played && (player.state === "waiting" || player.problem) && stalled) {
+                // It was playing: the stream is out of reach (the link, or the server), not yet to start.
+                say("Reconnecting…", "The stream went out of reach; the picture comes back when it can.");
+            } else if (player.state === "waiting" && played && !video.paused) {
+                message.hidden = true; // still playing what it holds
+            } else if (player.state === "waiting") {
                 say("Waiting for the broadcast", "The video starts as soon as the channel goes live.");
             } else if (player.state === "ended" && (video.ended || video.paused || video.readyState < 3)) {
                 say("The broadcast has ended", "Thanks for watching.");
             } else if (player.state === "live" && !autoplay && video.paused && video.currentTime === 0) {
                 say("Live now", "Press play to watch.");
             } else if (player.state === "live" && video.readyState < 2) {
-                say("Starting…", "Joining the live stream.");
+                // Once it has played, no picture means a stall or a jump back to the live edge.
+                if (played) say("Catching up…", "The picture comes back as soon as enough of the stream arrives.");
+                else say("Starting…", "Joining the live stream.");
             } else {
                 message.hidden = true;
             }
@@ -64,6 +73,7 @@ const OnairPage = {
             update();
             stage.dispatchEvent(new CustomEvent("onair:state", { detail: state }));
         };
+        video.addEventListener("playing", () => (played = true));
         for (const event of ["playing", "pause", "ended", "waiting", "loadeddata", "volumechange", "emptied"]) {
             video.addEventListener(event, update);
         }

@@ -449,6 +449,8 @@
             this.playlist = null;
             this.running = false;
             this.problem = null;
+            /** When reloads began to fail (Date.now()), or null while they succeed. */
+            this.failingSince = null;
             this.generation = 0;
             this.pumping = null;
             /** Segments given up on (MSE). */
@@ -640,6 +642,7 @@
                 try {
                     await this.reload();
                     this.problem = null;
+                    this.failingSince = null;
                     if (this.playlist) wait = this.blocking() ? 0 : Math.min(1, this.playlist.targetDuration / 2);
                     // Moved to another playlist (rewound, or back to live) meanwhile: read it at once.
                     if (!this.variant) wait = 0;
@@ -647,7 +650,13 @@
                     if (this.playlist && this.playlist.ended && this.finished() && !this.dvrURL) return;
                 } catch (error) {
                     this.problem = String(error.message || error);
-                    if (this.state !== "ended") this.setState("waiting");
+                    if (this.failingSince === null) this.failingSince = Date.now();
+                    // A live channel stays live through a short outage (the viewer's link, the server
+                    // restarting) while its buffer plays on; a channel no longer listed, or one out of
+                    // reach for longer, is waited for again.
+                    const outage = (Date.now() - this.failingSince) / 1000;
+                    const brief = this.state === "live" && this.variant && outage < Math.max(10, 3 * this.targetDuration());
+                    if (this.state !== "ended" && !brief) this.setState("waiting");
                     wait = 2;
                 }
                 if (wait > 0) await this.nap(wait);

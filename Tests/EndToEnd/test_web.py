@@ -248,6 +248,35 @@ def test_a_stopped_channel_shows_ended(page, engine):
         publisher.kill()
 
 
+def set_offline(driver, offline):
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_viewer_who_loses_the_link_is_told_it_is_reconnecting_then_plays_on(page, live, engine):
+    page.get(f"{live.base}/watch/demo?engine={engine}&muted=1")
+    wait_for_playback(page, seconds=1, within=3)
+    message = page.find_element(By.ID, "message")
+    try:
+        set_offline(page, True)
+        # What is buffered plays out; then the page says the stream is out of reach, not that the
+        # broadcast has yet to start.
+        wait_until(lambda: message.is_displayed(), 40, interval=0.2, what="a message once the buffer ran dry")
+        assert page.find_element(By.ID, "message-title").text == "Reconnecting…"
+        save_screenshot(page, f"reconnecting-{engine}.png")
+    finally:
+        set_offline(page, False)
+    played = player_status(page)["time"]
+    wait_until(lambda: player_status(page)["time"] - played >= 2, 40, interval=0.2, what="playback again")
+    wait_until(lambda: not message.is_displayed(), 5, interval=0.2, what="the message to go")
+    assert player_status(page)["state"] == "live"
+    assert page.find_element(By.ID, "state").text == "LIVE"
+    # The fetches that failed while offline, and nothing else.
+    assert [error for error in console_errors(page) if "ERR_INTERNET_DISCONNECTED" not in error] == []
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_page_opened_before_the_channel_starts_waits_then_plays(page, engine):
     # Six-second segments: the first one is listed well after the server answers.
