@@ -297,6 +297,10 @@ def test_the_player_steps_down_when_the_link_drops_and_back_up_when_it_recovers(
         wait_until(lambda: player_status(driver)["time"] > 0.5, 30, interval=0.2, what="playback")
         assert player_status(driver)["engine"] == "mse"
         wait_until(lambda: level(driver)["name"] == "360p", 20, interval=0.2, what="the top rung")
+        # The player's one seek after the start (to the frame the hold-back ago, within what is
+        # buffered, up to 5 s in) makes a `waiting` event too: count from after it.
+        wait_until(lambda: driver.execute_script("return window.onair.positioned === true"), 10, interval=0.2,
+                   what="the player's start-up position")
         # Count stalls from here on: a `waiting` event while playing, kept with what the video held
         # then (a seek of the player's own, over a gap, also makes one).
         driver.execute_script("""
