@@ -49,7 +49,7 @@ const OnairPage = {
         let played = false; // once it has played, a wait is a reconnection, not a start
         const update = () => {
             const stalled = !video.paused && video.readyState < 3;
-            if (played && (player.state === "waiting" || (player.state === "live" && player.problem)) && stalled) {
+            if (played && (player.state === "waiting" || (player.state === "live" && player.failingSince !== null)) && stalled) {
                 // It was playing: the stream is out of reach (the link, or the server), not yet to start.
                 say("Reconnecting…", "The stream went out of reach; the picture comes back when it can.");
             } else if (player.state === "waiting" && played && !video.paused) {
