@@ -12,11 +12,17 @@ public protocol VideoSource: AnyObject {
     var isInterrupted: Bool { get }
     /// What capturing costs, for sources that read a screen.
     var work: CaptureWork? { get }
+    /// Lets go of the connections the source holds, on the capture thread as capture ends; nothing
+    /// is captured after. Not left to whichever thread drops the last reference: that can be a
+    /// worker still unwinding while the process exits, when a library's exit-time teardown (Xlib
+    /// frees its locks) has already run.
+    func close()
 }
 
 extension VideoSource {
     public var isInterrupted: Bool { false }
     public var work: CaptureWork? { nil }
+    public func close() {}
 }
 
 /// A sound source read on its own thread; `read` blocks until the next samples are captured.

@@ -84,6 +84,7 @@ final class PipelineService: Service, @unchecked Sendable {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     try await self.stage("capture", closing: frames) {
+                        defer { self.videoSource.close() }
                         try self.pacer.run(source: self.videoSource, into: frames, until: self.stop)
                     }
                 }

@@ -115,6 +115,8 @@ def environment(display=None):
     """The tests' environment: no display unless a test starts one (the test pattern is the default then)."""
     env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
     env["XDG_STATE_HOME"] = STATE_HOME
+    # A crash's backtrace unwinds through C libraries without frame pointers too (libc, Xlib).
+    env.setdefault("SWIFT_BACKTRACE", "unwind=precise")
     if display:
         env["DISPLAY"] = display
     return env

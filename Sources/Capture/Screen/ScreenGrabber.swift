@@ -100,10 +100,11 @@ final class ScreenGrabber {
         capacity = width * height
     }
 
-    private func release() {
+    /// Detaches and frees the shared segment and its image (a later grab makes new ones).
+    func release() {
         guard let image else { return }
         // A server that went away has nothing to detach, and Xlib would wait for it forever.
-        if !display.isLost { XShmDetach(display.display, &segment) }
+        if display.isOpen { XShmDetach(display.display, &segment) }
         image.pointee.data = nil
         _ = CX11_destroyImage(image)
         shmdt(segment.shmaddr)

@@ -82,6 +82,13 @@ public final class ScreenSource: VideoSource, @unchecked Sendable {
         }
     }
 
+    /// Frees the shared memory, the Damage object and the X connection as capture ends.
+    public func close() {
+        grabber.release()
+        damage?.close()
+        display.close()
+    }
+
     /// Notes that the X server went away; the pacer shows the card from now on.
     private func lose(at seconds: Double) -> VideoFrame? {
         lostSince = seconds

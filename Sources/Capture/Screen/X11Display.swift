@@ -42,6 +42,10 @@ public final class X11Display: @unchecked Sendable {
 
     /// True once the X server went away (or closed the connection): nothing more can be read.
     var isLost: Bool { lost.pointee != 0 }
+    /// True once ``close()`` ran: the connection must not be used again.
+    private(set) var isClosed = false
+    /// The connection can still be talked to: neither lost nor closed.
+    var isOpen: Bool { !isClosed && !isLost }
 
     public var screenWidth: Int { Int(XDisplayWidth(display, XDefaultScreen(display))) }
     public var screenHeight: Int { Int(XDisplayHeight(display, XDefaultScreen(display))) }
@@ -106,12 +110,20 @@ public final class X11Display: @unchecked Sendable {
         return Array(UnsafeBufferPointer(start: list, count: Int(count)))
     }
 
-    deinit {
+    /// Closes the connection (`XCloseDisplay`); once, and by the one thread that uses it. A
+    /// broadcast closes its display as its capture ends, not whenever the last reference goes.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
         // Closing a connection whose server went away blocks in Xlib for good: it is left as it is
         // (one small allocation, once per loss) and only its flag freed... which Xlib may still
         // write, so that stays too.
         guard !isLost else { return }
         XCloseDisplay(display)
         lost.deallocate()
+    }
+
+    deinit {
+        close()
     }
 }

@@ -8,6 +8,7 @@ final class DamageWatch {
     private let handle: Damage
     private let parts: XserverRegion
     private let notify: Int32
+    private var closed = false
 
     init?(display: X11Display) {
         var eventBase: Int32 = 0, errorBase: Int32 = 0, fixesEventBase: Int32 = 0, fixesErrorBase: Int32 = 0
@@ -41,9 +42,16 @@ final class DamageWatch {
         }
     }
 
-    deinit {
-        guard !display.isLost else { return }
+    /// Destroys the Damage object and the region while the connection is open; once.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        guard display.isOpen else { return }
         XFixesDestroyRegion(display.display, parts)
         XDamageDestroy(display.display, handle)
+    }
+
+    deinit {
+        close()
     }
 }
