@@ -40,6 +40,11 @@ public final class PortalSource: VideoSource, @unchecked Sendable {
         pool = try VideoFramePool(width: outputWidth, height: outputHeight)
     }
 
+    /// Closes the stream and the portal session as capture ends.
+    public func close() {
+        capture.close()
+    }
+
     public func capture(index: Int64, at seconds: Double) throws -> VideoFrame? {
         if !ended { watchStream(at: seconds) }
         let taken = CPW_take(capture.stream)

@@ -198,10 +198,20 @@ public final class PortalCapture: @unchecked Sendable {
         self.height = Int(height > 0 ? height : Int32(size?.1 ?? 0))
     }
 
-    deinit {
+    private var closed = false
+
+    /// Closes the PipeWire stream and the portal session (the desktop stops showing it is shared);
+    /// once, on the capture thread as capture ends.
+    public func close() {
+        guard !closed else { return }
+        closed = true
         CPW_close(stream)
         _ = try? bus.call(
             destination: ScreenCastPortal.service, path: session, interface: "org.freedesktop.portal.Session",
             member: "Close", arguments: [], timeout: 2)
+    }
+
+    deinit {
+        close()
     }
 }
