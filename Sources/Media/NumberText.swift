@@ -11,7 +11,9 @@ extension String {
     public init(fixed value: Double, decimals: Int) {
         var scale: Int64 = 1
         for _ in 0..<decimals { scale *= 10 }
-        let scaled = Int64((Swift.max(0, value) * Double(scale)).rounded())
+        // Held where an Int64 can say it (NaN reads as 0): no value can trap, whatever reaches it.
+        let bounded = value.isNaN ? 0 : Swift.min(Swift.max(0, value), 9e15 / Double(scale))
+        let scaled = Int64((bounded * Double(scale)).rounded())
         self = "\(scaled / scale)." + String(zeroPadded: scaled % scale, width: decimals)
     }
 }

@@ -12,10 +12,11 @@ public enum RegularFile {
         case tooLarge(limit: Int)
     }
 
-    /// The bytes of the regular file at `path`, at most `limit` of them.
-    public static func read(_ path: String, limit: Int) throws(Problem) -> [UInt8] {
+    /// The bytes of the regular file at `path`, at most `limit` of them. `followingLinks: false`
+    /// for files a server serves from its folders: a symbolic link there is not followed.
+    public static func read(_ path: String, limit: Int, followingLinks: Bool = true) throws(Problem) -> [UInt8] {
         // Opened without blocking, so a FIFO without a writer cannot hold the open; then looked at.
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW))
         guard descriptor >= 0 else { throw .unreadable }
         defer { close(descriptor) }
         var status = stat()

@@ -47,6 +47,8 @@ public struct OriginServer {
             case .ended(let name, let silence):
                 logger.notice("channel \(name) ended: no push for \(Int(silence)) s")
             case .removed(let name): logger.info("channel \(name) removed after it ended")
+            case .evicted(let name): logger.notice("channel \(name) removed before its retention: a new channel needed room")
+            case .refused(let name, let reason): logger.warning("channel \(name): a second publisher refused (409): \(reason)")
             }
         }
         let metricsEndpoint = metrics.map { registry in
@@ -91,15 +93,18 @@ public struct OriginServer {
     }
 }
 
-/// The origin's own gauges: channels hosted and bytes waiting for a playlist.
+/// The origin's own gauges: channels hosted, bytes waiting for a playlist, and every byte the
+/// channels hold (what --origin-memory bounds).
 struct OriginMetrics: Sendable {
     let channels: OriginChannels
     let hosted = Gauge(label: "onair_origin_channels")
     let held = Gauge(label: "onair_origin_held_bytes")
+    let memory = Gauge(label: "onair_origin_memory_bytes")
 
     func refresh() {
         let counts = channels.counts
         hosted.record(counts.channels)
         held.record(counts.heldBytes)
+        memory.record(channels.memory)
     }
 }

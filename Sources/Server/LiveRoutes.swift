@@ -126,7 +126,7 @@ struct LiveRoutes {
             let (from, delay) = (request.from, request.delay)
             let now = MediaClock.wallMilliseconds()
             let bytes = try await NIOThreadPool.singleton.runIfActive { () -> [UInt8]? in
-                guard let data = try? RegularFile.read(path, limit: Self.rewindFileLimit) else { return nil }
+                guard let data = try? RegularFile.read(path, limit: Self.rewindFileLimit, followingLinks: false) else { return nil }
                 guard from != nil || delay != nil,
                     var playlist = MediaPlaylist.parse(String(decoding: data, as: UTF8.self))
                 else { return data }
@@ -139,7 +139,7 @@ struct LiveRoutes {
         case .segment, .initSegment:
             let path = window.folder(of: request.rendition).appendingPathComponent(request.file).path
             let bytes = try await NIOThreadPool.singleton.runIfActive { () -> [UInt8]? in
-                try? RegularFile.read(path, limit: Self.rewindFileLimit)
+                try? RegularFile.read(path, limit: Self.rewindFileLimit, followingLinks: false)
             }
             return bytes.map { LiveFile(bytes: $0, contentType: name.contentType, immutable: true) }
         default:

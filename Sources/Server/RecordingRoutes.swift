@@ -1,7 +1,6 @@
 import Foundation
 import HLS
 import Hummingbird
-import Logging
 import NIOPosix
 
 /// Replay of what was recorded (`--record DIR`): `GET /api/recordings` lists the recordings,
@@ -37,21 +36,16 @@ struct RecordingRoutes {
             return try files.page("replay.html", framing: .none, channel: context.parameters.require("channel"))
         }
         guard let root else { return }
-        var quiet = Logger(label: "onair.recordings")
-        quiet.logLevel = .warning
-        router.group("/recordings")
-            .add(middleware: RecordingPathFilter(allowOrigin: allowOrigin))
-            .add(
-                middleware: FileMiddleware(
-                    root.path, urlBasePath: "/recordings", logger: quiet
-                )
-                .withAdditionalMediaType(
-                    MediaType(type: .application, subType: "vnd.apple.mpegurl"), mappedToFileExtension: "m3u8"
-                )
-                .withAdditionalMediaType(MediaType(type: .video, subType: "iso.segment"), mappedToFileExtension: "m4s")
-                .withAdditionalMediaType(MediaType(type: .video, subType: "mp2t"), mappedToFileExtension: "ts")
-            )
-            .get("**") { _, _ -> Response in throw HTTPError(.notFound, message: "No such file.") }
+        let recordingFiles = RecordingFiles(root: root)
+        let recordings = router.group("/recordings").add(middleware: RecordingPathFilter(allowOrigin: allowOrigin))
+        for head in [false, true] {
+            let serve: @Sendable (Request, ServerContext) async throws -> Response = { request, _ in
+                let components = request.uri.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(2)
+                return try await recordingFiles.response(
+                    components: Array(components), range: request.headers[.range], head: head)
+            }
+            if head { recordings.head("**", use: serve) } else { recordings.get("**", use: serve) }
+        }
     }
 }
 

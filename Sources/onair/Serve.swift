@@ -50,6 +50,17 @@ struct Serve: AsyncParsableCommand {
             "How long a publisher may be silent before its channel is ended for viewers.", valueName: "time"))
     var publisherTimeout = DurationValue(seconds: 10)
 
+    @Option(
+        help: ArgumentHelp(
+            "What one channel may hold in memory, its renditions' pushed files and live windows together; past it a push is refused (507).",
+            valueName: "size"))
+    var channelMemory = ByteSize(bytes: 256_000_000)
+
+    @Option(
+        help: ArgumentHelp(
+            "What every channel may hold in memory together; past it a push is refused (507).", valueName: "size"))
+    var originMemory = ByteSize(bytes: 2_000_000_000)
+
     @OptionGroup(title: "Recording")
     var recording: RecordOptions
 
@@ -70,6 +81,9 @@ struct Serve: AsyncParsableCommand {
         }
         guard publisherTimeout.seconds >= 1, publisherTimeout.seconds <= 3600 else {
             throw ValidationError("--publisher-timeout must be 1 s to 1 h")
+        }
+        guard channelMemory.bytes >= 16_000_000, channelMemory.bytes <= originMemory.bytes else {
+            throw ValidationError("--channel-memory must be 16M to --origin-memory (\(originMemory))")
         }
         if let ingestToken, !ControlOptions.isToken(ingestToken) {
             throw ValidationError("--ingest-token must be at least 16 characters, without spaces")
@@ -142,7 +156,8 @@ struct Serve: AsyncParsableCommand {
                 server: serving, tokens: tokens,
                 channels: .init(
                     playlistSize: playlistSize, publisherTimeout: publisherTimeout.seconds, record: recordings,
-                    recordKeep: recording.recordKeep, recordMaxBytes: recording.recordMaxSize?.bytes)),
+                    recordKeep: recording.recordKeep, recordMaxBytes: recording.recordMaxSize?.bytes,
+                    channelMemory: channelMemory.bytes, originMemory: originMemory.bytes)),
             logger: Logger(label: "onair"), metrics: registry)
         try await origin.run()
     }

@@ -44,6 +44,10 @@ struct Bitrate: ExpressibleByArgument, CustomStringConvertible, Equatable {
 struct ByteSize: ExpressibleByArgument, CustomStringConvertible, Equatable {
     var bytes: Int
 
+    init(bytes: Int) {
+        self.bytes = bytes
+    }
+
     init?(argument: String) {
         let units: [Character: Double] = ["K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12]
         var text = Substring(argument.uppercased())
@@ -54,7 +58,14 @@ struct ByteSize: ExpressibleByArgument, CustomStringConvertible, Equatable {
         bytes = Int(number * scale)
     }
 
-    var description: String { "\(bytes)" }
+    /// The largest unit that says it exactly: `256M`, `2G`, `1500`.
+    var description: String {
+        for (unit, scale) in [("T", 1_000_000_000_000), ("G", 1_000_000_000), ("M", 1_000_000), ("K", 1000)]
+        where bytes >= scale && bytes % scale == 0 {
+            return "\(bytes / scale)\(unit)"
+        }
+        return "\(bytes)"
+    }
 }
 
 /// A length of time: `30s`, `10m`, `1h`, `1.5h`, or plain seconds.

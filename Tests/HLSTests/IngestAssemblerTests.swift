@@ -11,6 +11,8 @@ import Testing
     struct Publisher {
         var timeline: Timeline
         var lowLatency: Bool
+        /// Wall milliseconds its pushes arrive at.
+        var now: Int64 = 0
 
         init(partDuration: Double? = nil) {
             timeline = Timeline(configuration: TimelineTests.configuration(partDuration: partDuration, playlistSize: 6))
@@ -24,7 +26,7 @@ import Testing
 
         mutating func initSegment(into origin: inout IngestAssembler) throws {
             _ = timeline.setInitSegment([0x69, 0x6e])
-            _ = try origin.put(.initSegment(continuing: nil), bytes: [0x69, 0x6e], now: 0)
+            _ = try origin.put(.initSegment(continuing: nil), bytes: [0x69, 0x6e], now: now)
         }
 
         /// One segment of `parts` parts of a third of a second each; pushes each part and a playlist
@@ -38,15 +40,15 @@ import Testing
                 let bytes = [UInt8(sequence & 0xff), UInt8(index)]
                 _ = timeline.appendPart(bytes, duration: 1 / Double(parts), independent: index == 0)
                 guard push, lowLatency else { continue }
-                _ = try origin.put(.part(sequence, index, .fmp4), bytes: bytes, now: 0)
-                publications += try origin.put(.mediaPlaylist, bytes: playlist, now: 0)
+                _ = try origin.put(.part(sequence, index, .fmp4), bytes: bytes, now: now)
+                publications += try origin.put(.mediaPlaylist, bytes: playlist, now: now)
             }
             let closed = timeline.closeSegment(programDateTime: start + Int64(sequence) * 1000)
             guard push else { return publications }
             if case .segment(let name) = closed.events.first {
-                _ = try origin.put(name, bytes: timeline.bytes(of: name)!, now: 0)
+                _ = try origin.put(name, bytes: timeline.bytes(of: name)!, now: now)
             }
-            return publications + (try origin.put(.mediaPlaylist, bytes: playlist, now: 0))
+            return publications + (try origin.put(.mediaPlaylist, bytes: playlist, now: now))
         }
     }
 
@@ -97,8 +99,9 @@ import Testing
         var first = Publisher()
         try first.initSegment(into: &origin)
         for _ in 0..<3 { _ = try first.segment(into: &origin) }
-        // It restarts from segment 0, with an init segment of the same name.
+        // It restarts from segment 0, with an init segment of the same name, once the first is silent.
         var second = Publisher()
+        second.now = 5000
         try second.initSegment(into: &origin)
         for _ in 0..<2 { _ = try second.segment(into: &origin) }
         let playlist = origin.timeline!.mediaPlaylist()
@@ -110,6 +113,7 @@ import Testing
         _ = origin.end()
         #expect(origin.timeline!.ended)
         var third = Publisher()
+        third.now = 5000
         try third.initSegment(into: &origin)
         _ = try third.segment(into: &origin)
         #expect(!origin.timeline!.ended)
@@ -251,11 +255,119 @@ import Testing
         try first.initSegment(into: &origin)
         for _ in 0..<9 { _ = try first.segment(into: &origin) }
         var second = Publisher()
+        second.now = 5000
         try second.initSegment(into: &origin)
         _ = try second.segment(into: &origin)
         let playlist = origin.timeline!.mediaPlaylist()
         #expect(playlist.segments.last?.uri == "seg9.m4s")
         #expect(playlist.segments.last?.discontinuity == true)
         #expect(origin.timeline!.bytes(of: .segment(9, .fmp4)) == [0, 0, 0, 1, 0, 2])
+    }
+
+    /// Two publishers on one channel: the one pushing keeps it, the other is told (409) until the
+    /// first ends or is silent for two target durations (at least 4 s).
+    @Test func aSecondPublisherIsRefusedWhileTheFirstPushes() throws {
+        var origin = IngestAssembler(channel: "demo")
+        var first = Publisher()
+        try first.initSegment(into: &origin)
+        for _ in 0..<3 { _ = try first.segment(into: &origin) }
+        var second = Publisher()
+        second.now = 3999
+        try second.initSegment(into: &origin)
+        #expect(
+            throws: IngestAssembler.Refusal.conflict(
+                "channel demo is live from another publisher, which pushed 4.0 s ago; a channel has one publisher "
+                    + "at a time, and another takes over once it ends or is silent for 4 s")
+        ) {
+            _ = try second.segment(into: &origin)
+        }
+        #expect(origin.timeline!.mediaPlaylist().segments.count == 3)
+        // The first goes on undisturbed.
+        _ = try first.segment(into: &origin)
+        #expect(origin.timeline!.mediaPlaylist().segments.map(\.discontinuity) == [false, false, false, false])
+        // Silent for 4 s: the second takes over, after a discontinuity.
+        second.now = 4000
+        _ = try second.segment(into: &origin)
+        #expect(
+            origin.timeline!.mediaPlaylist().segments.map(\.discontinuity) == [false, false, false, false, true, false])
+        #expect(IngestAssembler.holdMilliseconds(targetDuration: 6) == 12000)
+    }
+
+    /// A publisher's playlist that moved past segments the origin never got: what follows is after a
+    /// discontinuity, numbered on from the origin's own numbers.
+    @Test func aJumpInThePublishersNumbersIsADiscontinuity() throws {
+        var origin = IngestAssembler(channel: "demo")
+        var publisher = Publisher()
+        try publisher.initSegment(into: &origin)
+        _ = try publisher.segment(into: &origin)
+        var jumped = MediaPlaylist.parse(String(decoding: publisher.playlist, as: UTF8.self))!
+        jumped.mediaSequence = 1 << 49
+        jumped.segments = [jumped.segments[0]]
+        jumped.segments[0].uri = "seg\(1 << 49).m4s"
+        _ = try origin.put(.segment(1 << 49, .fmp4), bytes: [7], now: 0)
+        _ = try origin.put(.mediaPlaylist, bytes: Array(jumped.render().utf8), now: 0)
+        let playlist = origin.timeline!.mediaPlaylist()
+        #expect(playlist.segments.map(\.uri) == ["seg0.m4s", "seg1.m4s"])
+        #expect(playlist.segments.map(\.discontinuity) == [false, true])
+    }
+
+    /// The numbers and attributes that once stopped an origin (a trap in its arithmetic), each
+    /// refused with the rule it breaks.
+    @Test(arguments: [
+        ("#EXT-X-TARGETDURATION:1\n#EXTINF:1e-20,\nseg0.m4s\n", "#EXTINF:0.000 of seg0.m4s is out of range"),
+        ("#EXT-X-TARGETDURATION:1\n#EXTINF:0x1p-80,\nseg0.m4s\n", "#EXTINF:0.000 of seg0.m4s is out of range"),
+        ("#EXT-X-TARGETDURATION:2\n#EXTINF:86400,\nseg0.m4s\n", "#EXTINF:86400.000 of seg0.m4s is out of range"),
+        ("#EXT-X-TARGETDURATION:9223372036854775807\n#EXTINF:1,\nseg0.m4s\n", "EXT-X-TARGETDURATION"),
+        (
+            "#EXT-X-TARGETDURATION:2000000000000000\n#EXT-X-PART-INF:PART-TARGET=0.2\n#EXT-X-PART:DURATION=0.2,URI=\"part0.0.m4s\"\n",
+            "EXT-X-TARGETDURATION 2000000000000000 is out of range"
+        ),
+        (
+            "#EXT-X-TARGETDURATION:2\n#EXT-X-PART-INF:PART-TARGET=0.2\n#EXT-X-PART:DURATION=0.9,URI=\"part0.0.m4s\"\n",
+            "the part part0.0.m4s lasts 0.900 s"
+        ),
+        (
+            "#EXT-X-TARGETDURATION:2\n#EXT-X-PART-INF:PART-TARGET=30\n#EXT-X-PART:DURATION=0.2,URI=\"part0.0.m4s\"\n",
+            "PART-TARGET must be"
+        ),
+        (
+            "#EXT-X-TARGETDURATION:1\n" + String(repeating: "#EXTINF:1,\nseg0.m4s\n", count: 1001),
+            "media.m3u8 lists 1001 segments; an origin takes at most 1000"
+        ),
+    ])
+    func everyNumberAPublisherSendsIsBounded(body: String, reason: String) throws {
+        var origin = IngestAssembler(channel: "demo")
+        do {
+            _ = try origin.put(.mediaPlaylist, bytes: Array(("#EXTM3U\n" + body).utf8), now: 0)
+            Issue.record("taken: \(body.prefix(80))")
+        } catch {
+            guard case .badRequest(let said) = error else {
+                Issue.record("refused otherwise: \(error)")
+                return
+            }
+            #expect(said.contains(reason), "\(said)")
+        }
+    }
+
+    @Test(arguments: [
+        ("BANDWIDTH=900000000000000000", "BANDWIDTH 900000000000000000, out of range"),
+        ("BANDWIDTH=2000000,AVERAGE-BANDWIDTH=900000000000000000", "AVERAGE-BANDWIDTH 900000000000000000, above"),
+        ("BANDWIDTH=2000000,RESOLUTION=99999999999x99999999999", "RESOLUTION 99999999999x99999999999, out of range"),
+        ("BANDWIDTH=2000000,CODECS=\"avc1\\\"<script>\"", "not a codec string"),
+        ("BANDWIDTH=2000000,CODECS=\"avc1.64001f,<b>\"", "not a codec string"),
+    ])
+    func everyAttributeOfAMultivariantPlaylistIsChecked(attributes: String, reason: String) throws {
+        var origin = IngestAssembler(channel: "demo")
+        let pushed = "#EXTM3U\n#EXT-X-STREAM-INF:\(attributes)\nmedia.m3u8\n"
+        do {
+            _ = try origin.put(.multivariantPlaylist, bytes: Array(pushed.utf8), now: 0)
+            Issue.record("taken: \(attributes)")
+        } catch {
+            guard case .badRequest(let said) = error else {
+                Issue.record("refused otherwise: \(error)")
+                return
+            }
+            #expect(said.contains(reason), "\(said)")
+        }
     }
 }

@@ -42,6 +42,7 @@ struct RecordingLibraryTests {
             let folder = root.appendingPathComponent("talk").appendingPathComponent(name)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try Data(repeating: 1, count: 1000 * (number + 1)).write(to: folder.appendingPathComponent("seg0.m4s"))
+            try DiskRecordingStorage().markRecording(folder)
         }
         try FileManager.default.createDirectory(
             at: root.appendingPathComponent("talk/not-a-recording"), withIntermediateDirectories: true)
@@ -57,5 +58,35 @@ struct RecordingLibraryTests {
         #expect(tight.map(\.folder.lastPathComponent) == ["2026-01-01T00-00-00Z"])
         #expect(RecordingLibrary.recordings(of: "talk", in: root) == [current])
         #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("talk/not-a-recording").path))
+    }
+
+    /// Retention removes only recordings onair made (marked), and of them only the files it wrote.
+    @Test func pruningLeavesFoldersAndFilesOnairNeverWrote() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("prune-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let channel = root.appendingPathComponent("talk")
+        // Someone's folder with a recording's kind of name, and no mark.
+        let notes = channel.appendingPathComponent("2000-01-01T00-00-00Z")
+        try FileManager.default.createDirectory(at: notes, withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: notes.appendingPathComponent("notes.txt"))
+        // A recording with a file someone added, and a rendition folder of it.
+        let recording = channel.appendingPathComponent("2001-01-01T00-00-00Z")
+        try FileManager.default.createDirectory(
+            at: recording.appendingPathComponent("720p"), withIntermediateDirectories: true)
+        try DiskRecordingStorage().markRecording(recording)
+        try Data(repeating: 1, count: 100).write(to: recording.appendingPathComponent("720p/seg0.m4s"))
+        try Data(repeating: 1, count: 10).write(to: recording.appendingPathComponent("index.m3u8"))
+        try Data(repeating: 1, count: 20).write(to: recording.appendingPathComponent(RecordingExport.fileName))
+        try Data("thesis".utf8).write(to: recording.appendingPathComponent("thesis.txt"))
+        let current = channel.appendingPathComponent(Self.stamp)
+        try FileManager.default.createDirectory(at: current, withIntermediateDirectories: true)
+        try DiskRecordingStorage().markRecording(current)
+        let removed = RecordingRetention(root: root, channel: "talk", keep: 1, maxBytes: nil).apply(sparing: current)
+        #expect(removed.map(\.folder.lastPathComponent) == ["2001-01-01T00-00-00Z"])
+        #expect(removed.map(\.bytes) == [130])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: notes.path) == ["notes.txt"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: recording.path) == ["thesis.txt"])
+        // Unmarked now, it is not counted again.
+        #expect(RecordingRetention(root: root, channel: "talk", keep: 1, maxBytes: nil).apply(sparing: current).isEmpty)
     }
 }

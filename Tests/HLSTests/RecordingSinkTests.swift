@@ -40,7 +40,7 @@ import Testing
         #expect(try playlist().hasSuffix("seg4.m4s\n#EXT-X-ENDLIST\n"))
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-                == ["index.m3u8", "init.mp4", "media.m3u8"] + (0..<5).map { "seg\($0).m4s" })
+                == [".onair-recording", "index.m3u8", "init.mp4", "media.m3u8"] + (0..<5).map { "seg\($0).m4s" })
     }
 
     @Test func aCrashedRecordingGoesOnAfterADiscontinuityWithItsOwnInitSegment() throws {

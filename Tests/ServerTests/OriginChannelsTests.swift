@@ -54,6 +54,64 @@ import Testing
         }
     }
 
+    /// A full origin lets go of the ended channel pushed to longest ago for a new one, never a live one.
+    @Test func endedChannelsMakeRoomForNewOnes() throws {
+        let registry = ChannelRegistry()
+        let changes = ChangeLog()
+        let origin = OriginChannels(
+            settings: .init(publisherTimeout: 10, retention: 600, maximum: 2), registry: registry,
+            changed: changes.add)
+        for (name, now) in [("a", 0.0), ("b", 1.0)] {
+            try origin.put(channel: name, file: .initSegment(continuing: nil), bytes: [1], now: now, wallMilliseconds: 0)
+            try origin.put(channel: name, file: .segment(0, .fmp4), bytes: [2], now: now, wallMilliseconds: 0)
+            try origin.put(
+                channel: name, file: .mediaPlaylist, bytes: Self.playlist(segments: 1), now: now, wallMilliseconds: 0)
+        }
+        origin.sweep(now: 10.5)
+        // "a" ended, "b" is live: "c" takes the place of "a".
+        try origin.put(channel: "c", file: .segment(0, .fmp4), bytes: [1], now: 10.5, wallMilliseconds: 0)
+        #expect(changes.all.contains(.evicted("a")))
+        #expect(registry.entry(named: "a") == nil)
+        #expect(registry.entry(named: "b") != nil)
+        #expect(origin.counts.channels == 2)
+        // "b" live, "c" not shown yet: nothing to let go.
+        #expect(throws: IngestAssembler.Refusal.full("this origin hosts 2 channels already")) {
+            try origin.put(channel: "d", file: .segment(0, .fmp4), bytes: [1], now: 10.5, wallMilliseconds: 0)
+        }
+    }
+
+    /// What a channel holds is bounded across all its renditions, and what the origin holds across channels.
+    @Test func memoryIsBoundedPerChannelAndForTheOrigin() throws {
+        let origin = OriginChannels(
+            settings: .init(channelMemory: 1000, originMemory: 1500), registry: ChannelRegistry())
+        let piece = [UInt8](repeating: 7, count: 300)
+        for rendition in ["r0", "r1", "r2"] {
+            try origin.put(
+                channel: "a", rendition: rendition, file: .segment(0, .fmp4), bytes: piece, now: 0, wallMilliseconds: 0)
+        }
+        #expect(
+            throws: IngestAssembler.Refusal.full(
+                "channel a holds 0.0 MB and may hold 0.0 MB (--channel-memory): push the playlist that lists its files, or fewer renditions"
+            )
+        ) {
+            try origin.put(
+                channel: "a", rendition: "r3", file: .segment(0, .fmp4), bytes: piece, now: 0, wallMilliseconds: 0)
+        }
+        #expect(origin.memory == 900)
+        for rendition in ["r0", "r1"] {
+            try origin.put(
+                channel: "b", rendition: rendition, file: .segment(0, .fmp4), bytes: piece, now: 0, wallMilliseconds: 0)
+        }
+        #expect(throws: IngestAssembler.Refusal.self) {
+            try origin.put(
+                channel: "b", rendition: "r2", file: .segment(0, .fmp4), bytes: piece, now: 0, wallMilliseconds: 0)
+        }
+        #expect(origin.memory == 1500)
+        // Deleted files give their room back.
+        origin.delete(channel: "b", rendition: "r1", file: .segment(0, .fmp4), now: 0)
+        #expect(origin.memory == 1200)
+    }
+
     static func ladderIndex(_ ids: [String]) -> [UInt8] {
         var text = "#EXTM3U\n#EXT-X-VERSION:6\n"
         for id in ids { text += "#EXT-X-STREAM-INF:BANDWIDTH=1000,RESOLUTION=640x360\n\(id)/media.m3u8\n" }

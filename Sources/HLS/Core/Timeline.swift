@@ -183,6 +183,14 @@ public struct Timeline: Sendable {
         }
     }
 
+    /// The next segment does not follow the one before it (media the origin never got lies between):
+    /// it comes after an EXT-X-DISCONTINUITY, and parts of an unfinished segment are dropped.
+    public mutating func skipAhead() {
+        edge -= openParts.reduce(0) { $0 + $1.duration }
+        openParts.removeAll()
+        nextIsDiscontinuity = nextSequence > 0
+    }
+
     /// Marks the stream as ended: EXT-X-ENDLIST follows the last segment.
     public mutating func end() -> Publication {
         ended = true
@@ -223,6 +231,12 @@ public struct Timeline: Sendable {
         if ended || msn < nextSequence { return true }
         guard let part else { return false }
         return msn == nextSequence && part < openParts.count
+    }
+
+    /// The bytes it holds: its segments and their parts, the open parts and the init segments.
+    public var heldBytes: Int {
+        segments.reduce(0) { $0 + $1.bytes.count + $1.parts.reduce(0) { $0 + $1.bytes.count } }
+            + openParts.reduce(0) { $0 + $1.bytes.count } + initSegments.values.reduce(0) { $0 + $1.count }
     }
 
     /// The last listed segment's number (-1 before the first).

@@ -1,3 +1,5 @@
+import Media
+
 /// Rebuilds a channel's timeline from what its publisher pushes to an origin (`PUT` of media files,
 /// then of the playlist that lists them): each pushed playlist is read, and the segments and parts
 /// it lists that the timeline does not have yet are taken into it, in order, as the packaging stage
@@ -61,6 +63,8 @@ public struct IngestAssembler: Sendable {
     var cursor: Cursor?
     /// The publisher's newest media playlist, read again when a file it lists arrives after it.
     private var newestPlaylist: MediaPlaylist?
+    /// Wall milliseconds of the last playlist that moved the followed run on.
+    private var lastAdvanced: Int64?
     /// What the publisher's multivariant playlist says of its stream.
     private(set) var variant: MultivariantPlaylist.Variant?
     private var audioChannels: Int?
@@ -78,16 +82,19 @@ public struct IngestAssembler: Sendable {
     public mutating func put(_ name: MediaFileName, bytes: [UInt8], now: Int64) throws(Refusal) -> [Publication] {
         switch name {
         case .multivariantPlaylist:
-            guard let variant = MultivariantPlaylist.parse(String(decoding: bytes, as: UTF8.self))?.variants.first
+            guard let playlist = MultivariantPlaylist.parse(String(decoding: bytes, as: UTF8.self)),
+                let variant = playlist.variants.first
             else {
                 throw .badRequest("index.m3u8 is not a multivariant playlist with an EXT-X-STREAM-INF")
             }
+            try IngestRules.check(playlist)
             describe(variant)
             return []
         case .mediaPlaylist:
             guard let playlist = MediaPlaylist.parse(String(decoding: bytes, as: UTF8.self)) else {
                 throw .badRequest("media.m3u8 is not a media playlist")
             }
+            try IngestRules.check(playlist)
             let publications = try apply(playlist, now: now, forgetPassed: true)
             newestPlaylist = playlist
             return publications
@@ -215,6 +222,16 @@ public struct IngestAssembler: Sendable {
         if cursor == nil || cursor?.map != newestMap || openSequence < cursor!.next
             || (timeline.ended && !playlist.ended)
         {
+            if forgetting, cursor != nil, !timeline.ended, let last = lastAdvanced,
+                now - last < Self.holdMilliseconds(targetDuration: timeline.configuration.targetDuration)
+            {
+                // Another run while the one followed still pushes: a second publisher on the channel.
+                throw .conflict(
+                    "channel \(channel) is live from another publisher, which pushed "
+                        + "\(String(fixed: Double(now - last) / 1000, decimals: 1)) s ago; a channel has one publisher "
+                        + "at a time, and another takes over once it ends or is silent for "
+                        + "\(Self.holdMilliseconds(targetDuration: timeline.configuration.targetDuration) / 1000) s")
+            }
             // The first run, or a publisher that came back: follow the newest run from the first of its
             // segments whose media is here (an origin that restarted has not seen the older ones).
             guard let start = startOfNewestRun(playlist, map: newestMap) else { return [] }
@@ -238,9 +255,11 @@ public struct IngestAssembler: Sendable {
         guard var cursor else { return publications }
         defer { self.cursor = cursor }
         if cursor.next < playlist.mediaSequence {
-            // The publisher's playlist moved past segments this origin never got.
+            // The publisher's playlist moved past segments this origin never got: what follows does
+            // not follow on from what the origin has, and says so (EXT-X-DISCONTINUITY).
             cursor.next = playlist.mediaSequence
             cursor.partsTaken = 0
+            timeline.skipAhead()
         }
         segments: while cursor.next < openSequence {
             let segment = playlist.segments[cursor.next - playlist.mediaSequence]
@@ -283,8 +302,17 @@ public struct IngestAssembler: Sendable {
         if playlist.ended, cursor.next == openSequence, !timeline.ended {
             publications.append(timeline.end())
         }
-        if forgetting { forgetPassed(playlist, map: newestMap) }
+        if forgetting {
+            forgetPassed(playlist, map: newestMap)
+            lastAdvanced = now
+        }
         return publications
+    }
+
+    /// How long the run being followed holds the channel after its last playlist: two target
+    /// durations, at least 4 s (a publisher that pushes every segment is late by one at most).
+    static func holdMilliseconds(targetDuration: Int) -> Int64 {
+        Int64(max(2 * targetDuration, 4)) * 1000
     }
 
     /// The publisher's number of the first segment of its newest run from which every segment (or,

@@ -106,11 +106,13 @@ extension MediaPlaylist {
     /// it, and not ended when any was left out. It keeps at least `minimum` seconds from its head.
     public func ending(atWallTime wallTime: Int64, keeping minimum: Double) -> MediaPlaylist {
         var playlist = self
+        var kept = duration
         while let last = playlist.segments.last,
             last.programDateTime + Int64((last.duration * 1000).rounded()) > wallTime,
-            playlist.duration - last.duration >= minimum
+            kept - last.duration >= minimum
         {
             playlist.segments.removeLast()
+            kept -= last.duration
             playlist.ended = false
         }
         return playlist
@@ -120,20 +122,25 @@ extension MediaPlaylist {
     /// listed segment), but never holding less than `minimum` seconds (3 target durations: a
     /// shorter live playlist is refused by players), and whole when `sequence` has left it.
     /// The discontinuities and the init segment of the segments left out are carried over.
+    /// One pass over the segments: a week's window of 1 s segments is 600,000 of them.
     public func starting(at sequence: Int, keeping minimum: Double) -> MediaPlaylist {
-        var playlist = self
         var kept = duration
-        while let head = playlist.segments.first, playlist.mediaSequence < sequence,
-            kept - head.duration >= minimum
-        {
-            playlist.segments.removeFirst()
-            playlist.mediaSequence += 1
-            kept -= head.duration
-            if head.discontinuity { playlist.discontinuitySequence += 1 }
-            if let map = playlist.segments.first?.map {
-                playlist.initSegmentURI = map
-                playlist.segments[0].map = nil
-            }
+        var dropped = 0
+        while dropped < segments.count, mediaSequence + dropped < sequence, kept - segments[dropped].duration >= minimum {
+            kept -= segments[dropped].duration
+            dropped += 1
+        }
+        guard dropped > 0 else { return self }
+        var playlist = self
+        let leaving = segments[..<dropped]
+        playlist.segments = Array(segments[dropped...])
+        playlist.mediaSequence += dropped
+        playlist.discontinuitySequence += leaving.filter(\.discontinuity).count
+        // The init segment in force at the new first segment: the last one named from the second on.
+        let named = segments.indices.dropFirst().prefix(dropped)
+        if let map = named.last(where: { segments[$0].map != nil }).flatMap({ segments[$0].map }) {
+            playlist.initSegmentURI = map
+            if !playlist.segments.isEmpty { playlist.segments[0].map = nil }
         }
         return playlist
     }

@@ -45,6 +45,9 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
 /// server, and pruned oldest first for `--record-keep` / `--record-max-size`. Reads the disk:
 /// never called on the live path or an event loop.
 public enum RecordingLibrary {
+    /// The file that marks a folder as a recording onair made: retention removes no other folder.
+    public static let mark = ".onair-recording"
+
     /// Every recording, newest first; folders that are not recordings are passed over.
     public static func list(root: URL) -> [RecordingEntry] {
         let channels = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
@@ -76,23 +79,61 @@ public enum RecordingLibrary {
     }
 
     /// Removes `channel`'s oldest recordings, never `sparing` (the one being written), until at most
-    /// `keep` are left and together they take at most `maxBytes`. Returns what it removed.
+    /// `keep` are left and together they take at most `maxBytes`. Only folders onair marked as its
+    /// recordings are counted and removed, and of them only the files onair writes: a folder left
+    /// holding anything else stays, unmarked. Returns what it removed.
     @discardableResult
     static func prune(root: URL, channel: String, keep: Int?, maxBytes: Int?, sparing: URL) -> [(
         folder: URL, bytes: Int
     )] {
-        var folders = recordings(of: channel, in: root)
+        var folders = recordings(of: channel, in: root).filter { isPlainFile($0.appendingPathComponent(mark)) }
         var sizes = folders.map(size(of:))
         var removed: [(folder: URL, bytes: Int)] = []
         while let oldest = folders.first, oldest.standardizedFileURL != sparing.standardizedFileURL,
             folders.count > (keep ?? .max) || sizes.reduce(0, +) > (maxBytes ?? .max)
         {
-            guard (try? FileManager.default.removeItem(at: oldest)) != nil else { break }
-            removed.append((oldest, sizes[0]))
+            removed.append((oldest, removeRecording(oldest)))
             folders.removeFirst()
             sizes.removeFirst()
         }
         return removed
+    }
+
+    /// Removes the files a recording's folder holds that onair wrote (playlists, init segments,
+    /// segments, the MP4, their temporary files, in it and in its renditions' folders), then the
+    /// mark, then each folder left empty. Returns the bytes removed.
+    static func removeRecording(_ folder: URL) -> Int {
+        func ours(_ name: String) -> Bool {
+            let plain = name.hasPrefix(".") && name.hasSuffix(".tmp") ? String(name.dropFirst().dropLast(4)) : name
+            return MediaFileName(plain) != nil || plain == RecordingExport.fileName
+        }
+        func clear(_ folder: URL) -> Int {
+            var bytes = 0
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where ours(name) {
+                let file = folder.appendingPathComponent(name)
+                guard let size = fileSize(file), isPlainFile(file), unlink(file.path) == 0 else { continue }
+                bytes += size
+            }
+            return bytes
+        }
+        var bytes = 0
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        where LiveRequest.isRenditionName(name) {
+            let rendition = folder.appendingPathComponent(name)
+            guard isFolder(rendition) else { continue }
+            bytes += clear(rendition)
+            rmdir(rendition.path)
+        }
+        bytes += clear(folder)
+        unlink(folder.appendingPathComponent(mark).path)
+        rmdir(folder.path)
+        return bytes
+    }
+
+    /// True for a folder itself, not a link to one.
+    static func isFolder(_ url: URL) -> Bool {
+        var status = stat()
+        return lstat(url.path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
 
     /// Whether a path under `/recordings/` names a file a recording holds: `<channel>/<start
@@ -119,9 +160,10 @@ public enum RecordingLibrary {
         return String(characters[0..<13]) + ":" + String(characters[14..<16]) + ":" + String(characters[17...])
     }
 
+    /// The size of a regular file itself (a symbolic link is not followed); nil for anything else.
     static func fileSize(_ url: URL) -> Int? {
         var status = stat()
-        guard stat(url.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard lstat(url.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
         return Int(status.st_size)
     }
 

@@ -86,6 +86,7 @@ public final class RecordingSink: PublicationSink, @unchecked Sendable {
         let planned = plan.resolved
         let made = rendition.map { planned.folder.appendingPathComponent($0) } ?? planned.folder
         try storage.makeFolder(made)
+        try storage.markRecording(planned.folder)
         let continuing = planned.continuing[rendition] ?? nil
         playlist = continuing
         nextNumber = continuing.map(Self.nextNumber(after:)) ?? 0
@@ -212,6 +213,13 @@ public protocol RecordingStorage: Sendable {
     func makeFolder(_ folder: URL) throws
     /// Writes `bytes` as `name` in `folder`, replacing what was there.
     func write(_ bytes: [UInt8], as name: String, in folder: URL) throws
+    /// Marks `folder` as a recording onair made, the only kind retention may remove.
+    func markRecording(_ folder: URL) throws
+}
+
+extension RecordingStorage {
+    /// Object storage keeps no mark: retention prunes recordings on this machine's disk only.
+    public func markRecording(_ folder: URL) throws {}
 }
 
 /// A recording on this machine's disk.
@@ -224,6 +232,11 @@ public struct DiskRecordingStorage: RecordingStorage {
 
     public func write(_ bytes: [UInt8], as name: String, in folder: URL) throws {
         try writeAtomically(bytes, as: name, in: folder)
+    }
+
+    public func markRecording(_ folder: URL) throws {
+        guard !isPlainFile(folder.appendingPathComponent(RecordingLibrary.mark)) else { return }
+        try writeAtomically([], as: RecordingLibrary.mark, in: folder)
     }
 }
 

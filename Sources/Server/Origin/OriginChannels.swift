@@ -31,12 +31,18 @@ public final class OriginChannels: Sendable {
         /// `--record-keep` / `--record-max-size`, for every channel.
         public var recordKeep: Int?
         public var recordMaxBytes: Int?
+        /// Bytes one channel may hold, every rendition's pushed files and live windows together.
+        public var channelMemory: Int
+        /// Bytes every channel may hold together.
+        public var originMemory: Int
 
         public init(
             playlistSize: Int = 6, publisherTimeout: Double = 10, retention: Double = 600, maximum: Int = 100,
             limits: IngestAssembler.Limits = .init(), record: URL? = nil, recordKeep: Int? = nil,
-            recordMaxBytes: Int? = nil
+            recordMaxBytes: Int? = nil, channelMemory: Int = 256_000_000, originMemory: Int = 2_000_000_000
         ) {
+            self.channelMemory = channelMemory
+            self.originMemory = originMemory
             self.record = record
             self.recordKeep = recordKeep
             self.recordMaxBytes = recordMaxBytes
@@ -53,6 +59,10 @@ public final class OriginChannels: Sendable {
         case live(String)
         case ended(String, silentFor: Double)
         case removed(String)
+        /// An ended channel let go before its retention, to make room for a new one.
+        case evicted(String)
+        /// A second publisher refused while the channel's own pushes on.
+        case refused(String, reason: String)
     }
 
     /// The renditions one channel may be pushed in.
@@ -82,9 +92,27 @@ public final class OriginChannels: Sendable {
         var lastPush: Double
         /// With `--record`: the current run's recording, nil between runs.
         var recording: RecordingDestination?
+        /// What it holds, as last counted: pushed files waiting for a playlist and its live windows.
+        var bytes = 0
+        /// Let go by the sweep or to make room: a push that reached it looks the channel up again.
+        var removed = false
 
         var isLive: Bool { !listed.isEmpty && listed.contains { feeds[$0]?.isLive == true } }
         var heldBytes: Int { feeds.values.reduce(0) { $0 + $1.assembler.heldBytes } }
+        /// Once shown, no rendition live: a channel that may make room for another.
+        var hasEnded: Bool {
+            feeds.values.contains { $0.assembler.timeline != nil } && !feeds.values.contains(where: \.isLive)
+        }
+        /// Counts what it holds.
+        func counted() -> Int {
+            feeds.values.reduce(0) { $0 + $1.assembler.heldBytes + ($1.assembler.timeline?.heldBytes ?? 0) }
+        }
+    }
+
+    /// One channel behind a lock of its own: a push to one channel never waits on another's.
+    private final class Slot: Sendable {
+        let state: Mutex<Channel>
+        init(_ channel: Channel) { state = Mutex(channel) }
     }
 
     /// The key of a channel pushed as one rendition, which no folder can have.
@@ -92,7 +120,9 @@ public final class OriginChannels: Sendable {
 
     public let settings: Settings
     let registry: ChannelRegistry
-    private let channels = Mutex<[String: Channel]>([:])
+    private let slots = Mutex<[String: Slot]>([:])
+    /// Bytes every channel holds together, as each last counted.
+    private let heldTotal = Atomic<Int>(0)
     private let changed: @Sendable (Change) -> Void
     /// The recordings' events (`record_failed`, `recording_removed`, …).
     private let report: EventReporter
@@ -115,62 +145,143 @@ public final class OriginChannels: Sendable {
     ) throws(IngestAssembler.Refusal) {
         var finished: [SinkRunner] = []
         defer { Self.finish(finished) }
-        let (became, listing) = try channels.withLock {
-            channels throws(IngestAssembler.Refusal) -> (live: Bool, (any LiveChannel)?) in
-            guard channels[name] != nil || channels.count < settings.maximum else {
-                throw .full("this origin hosts \(settings.maximum) channels already")
+        var outcome: (live: Bool, listing: (any LiveChannel)?)?
+        while outcome == nil {
+            let slot = try self.slot(named: name, now: now)
+            do throws(IngestAssembler.Refusal) {
+                outcome = try slot.state.withLock {
+                    state throws(IngestAssembler.Refusal) -> (live: Bool, listing: (any LiveChannel)?)? in
+                    // Let go meanwhile: looked up again (nil), made anew.
+                    guard !state.removed else { return nil }
+                    // Worked on a copy: a refused push leaves the channel as it was.
+                    var channel = state
+                    let wasLive = channel.isLive
+                    try take(file, bytes: bytes, into: &channel, name: name, rendition: rendition,
+                        wall: wallMilliseconds, finished: &finished)
+                    channel.lastPush = now
+                    let listing = Self.list(&channel)
+                    recount(&channel)
+                    state = channel
+                    return (!wasLive && channel.isLive, listing)
+                }
+            } catch {
+                if case .conflict(let reason) = error { changed(.refused(name, reason: reason)) }
+                throw error
             }
-            var channel = channels[name] ?? Channel(lastPush: now)
-            let wasLive = channel.isLive
-            if rendition == nil, file == .multivariantPlaylist {
-                try describe(&channel, name: name, playlist: bytes)
-            } else {
-                let key = rendition ?? Self.single
-                if channel.feeds[key] == nil {
-                    // A ladder's rendition where one rendition was pushed, or the other way round: a
-                    // publisher that came back in another shape. The old shape goes once it is over.
-                    try make(
-                        room: &channel, name: name,
-                        keeping: rendition == nil ? [] : channel.feeds.keys.filter { $0 != Self.single })
-                    if rendition == nil {
-                        channel.ladder = []
-                        channel.board = nil
-                    }
-                    guard channel.feeds.count < Self.maximumRenditions else {
-                        throw .full("channel \(name) has \(Self.maximumRenditions) renditions already")
-                    }
-                    channel.feeds[key] = Feed(
-                        assembler: IngestAssembler(
-                            channel: name, rendition: rendition ?? "main", playlistSize: settings.playlistSize,
-                            limits: settings.limits))
-                }
-                var feed = channel.feeds[key]!
-                let publications = try feed.assembler.put(file, bytes: bytes, now: wallMilliseconds)
-                if feed.store == nil, let timeline = feed.assembler.timeline {
-                    feed.store = LiveStore(timeline: timeline, startedAt: wallMilliseconds)
-                }
-                for var publication in publications {
-                    if rendition != nil { publication.ladder = channel.board?.post(publication.timeline) }
-                    feed.store?.receive(publication)
-                    finished += record(
-                        publication, feed: &feed, key: key, of: &channel, name: name, now: wallMilliseconds)
-                }
-                channel.feeds[key] = feed
-            }
-            channel.lastPush = now
-            let listing = Self.list(&channel)
-            channels[name] = channel
-            return (!wasLive && channel.isLive, listing)
         }
-        if let listing { registry.add(listing) }
-        if became { changed(.live(name)) }
+        if let listing = outcome?.listing { registry.add(listing) }
+        if outcome?.live == true { changed(.live(name)) }
+    }
+
+    /// The channel's slot, made when it is new: an ended channel makes room when the origin is full.
+    private func slot(named name: String, now: Double) throws(IngestAssembler.Refusal) -> Slot {
+        var evicted: String?
+        let slot = try slots.withLock { slots throws(IngestAssembler.Refusal) -> Slot in
+            if let slot = slots[name] { return slot }
+            if slots.count >= settings.maximum {
+                // The ended channel pushed to longest ago goes before its retention is over.
+                let ended = slots.compactMap { key, slot in
+                    slot.state.withLock { $0.hasEnded ? (key, $0.lastPush) : nil }
+                }
+                guard let oldest = ended.min(by: { $0.1 < $1.1 })?.0 else {
+                    throw .full("this origin hosts \(settings.maximum) channels already")
+                }
+                remove(oldest, from: &slots)
+                evicted = oldest
+            }
+            let slot = Slot(Channel(lastPush: now))
+            slots[name] = slot
+            return slot
+        }
+        if let evicted {
+            registry.remove(named: evicted)
+            changed(.evicted(evicted))
+        }
+        return slot
+    }
+
+    /// Takes a channel out: pushes that reach it later look it up again.
+    private func remove(_ name: String, from slots: inout [String: Slot]) {
+        guard let slot = slots.removeValue(forKey: name) else { return }
+        slot.state.withLock { channel in
+            channel.removed = true
+            heldTotal.subtract(channel.bytes, ordering: .relaxed)
+            channel.bytes = 0
+        }
+    }
+
+    /// Counts what the channel holds, and the origin with it.
+    private func recount(_ channel: inout Channel) {
+        let bytes = channel.counted()
+        heldTotal.add(bytes - channel.bytes, ordering: .relaxed)
+        channel.bytes = bytes
+    }
+
+    /// One pushed file into the channel: its multivariant playlist, or a rendition's file.
+    private func take(
+        _ file: MediaFileName, bytes: [UInt8], into channel: inout Channel, name: String, rendition: String?,
+        wall: Int64, finished: inout [SinkRunner]
+    ) throws(IngestAssembler.Refusal) {
+        if rendition == nil, file == .multivariantPlaylist {
+            try describe(&channel, name: name, playlist: bytes)
+            return
+        }
+        if !file.isPlaylist { try checkRoom(for: bytes.count, in: channel, name: name) }
+        let key = rendition ?? Self.single
+        if channel.feeds[key] == nil {
+            // A ladder's rendition where one rendition was pushed, or the other way round: a
+            // publisher that came back in another shape. The old shape goes once it is over.
+            try make(
+                room: &channel, name: name,
+                keeping: rendition == nil ? [] : channel.feeds.keys.filter { $0 != Self.single })
+            if rendition == nil {
+                channel.ladder = []
+                channel.board = nil
+            }
+            guard channel.feeds.count < Self.maximumRenditions else {
+                throw .full("channel \(name) has \(Self.maximumRenditions) renditions already")
+            }
+            channel.feeds[key] = Feed(
+                assembler: IngestAssembler(
+                    channel: name, rendition: rendition ?? "main", playlistSize: settings.playlistSize,
+                    limits: settings.limits))
+        }
+        var feed = channel.feeds[key]!
+        let publications = try feed.assembler.put(file, bytes: bytes, now: wall)
+        if feed.store == nil, let timeline = feed.assembler.timeline {
+            feed.store = LiveStore(timeline: timeline, startedAt: wall)
+        }
+        for var publication in publications {
+            if rendition != nil { publication.ladder = channel.board?.post(publication.timeline) }
+            feed.store?.receive(publication)
+            finished += record(publication, feed: &feed, key: key, of: &channel, name: name, now: wall)
+        }
+        channel.feeds[key] = feed
+    }
+
+    /// Refuses a media file the channel's budget, or the origin's, has no room for (HTTP 507).
+    private func checkRoom(for incoming: Int, in channel: Channel, name: String) throws(IngestAssembler.Refusal) {
+        func mebibytes(_ bytes: Int) -> String { String(fixed: Double(bytes) / 1e6, decimals: 1) + " MB" }
+        guard channel.bytes + incoming <= settings.channelMemory else {
+            throw .full(
+                "channel \(name) holds \(mebibytes(channel.bytes)) and may hold \(mebibytes(settings.channelMemory)) "
+                    + "(--channel-memory): push the playlist that lists its files, or fewer renditions")
+        }
+        let total = heldTotal.load(ordering: .relaxed)
+        guard total + incoming <= settings.originMemory else {
+            throw .full(
+                "this origin holds \(mebibytes(total)) of its \(mebibytes(settings.originMemory)) (--origin-memory)")
+        }
     }
 
     /// Forgets a file the publisher deleted.
     func delete(channel name: String, rendition: String? = nil, file: MediaFileName, now: Double) {
-        channels.withLock { channels in
-            channels[name]?.feeds[rendition ?? Self.single]?.assembler.delete(file)
-            channels[name]?.lastPush = now
+        guard let slot = slots.withLock({ $0[name] }) else { return }
+        slot.state.withLock { channel in
+            guard !channel.removed else { return }
+            channel.feeds[rendition ?? Self.single]?.assembler.delete(file)
+            channel.lastPush = now
+            recount(&channel)
         }
     }
 
@@ -182,6 +293,7 @@ public final class OriginChannels: Sendable {
         guard let playlist = MultivariantPlaylist.parse(String(decoding: bytes, as: UTF8.self)) else {
             throw .badRequest("index.m3u8 is not a multivariant playlist with an EXT-X-STREAM-INF")
         }
+        try IngestRules.check(playlist)
         let top = MediaFileName.mediaPlaylist.description
         if playlist.variants.count == 1, playlist.variants[0].uri == top {
             try make(room: &channel, name: name, keeping: [Self.single])
@@ -282,19 +394,20 @@ public final class OriginChannels: Sendable {
         var finished: [SinkRunner] = []
         defer { Self.finish(finished) }
         let wall = Int64(Date().timeIntervalSince1970 * 1000)
-        let changes = channels.withLock { channels -> [Change] in
-            var changes: [Change] = []
-            for (name, channel) in channels {
+        var changes: [Change] = []
+        var leaving: [String] = []
+        for (name, slot) in slots.withLock({ $0 }) {
+            slot.state.withLock { channel in
+                guard !channel.removed else { return }
                 let silence = now - channel.lastPush
                 if channel.feeds.values.allSatisfy({ $0.assembler.timeline == nil }),
                     silence >= settings.publisherTimeout
                 {
                     // Pushed files that no playlist ever listed: nothing to show, nothing to keep.
-                    channels[name] = nil
+                    leaving.append(name)
                 } else if silence >= settings.publisherTimeout,
                     channel.heldBytes > 0 || channel.feeds.values.contains(where: \.isLive)
                 {
-                    var channel = channel
                     let wasLive = channel.isLive
                     for key in channel.feeds.keys {
                         channel.feeds[key]!.assembler.dropHeld()
@@ -305,14 +418,16 @@ public final class OriginChannels: Sendable {
                         finished += record(publication, feed: &feed, key: key, of: &channel, name: name, now: wall)
                         channel.feeds[key] = feed
                     }
+                    recount(&channel)
                     if wasLive { changes.append(.ended(name, silentFor: silence)) }
-                    channels[name] = channel
                 } else if silence >= settings.retention {
-                    channels[name] = nil
+                    leaving.append(name)
                     changes.append(.removed(name))
                 }
             }
-            return changes
+        }
+        slots.withLock { slots in
+            for name in leaving { remove(name, from: &slots) }
         }
         for change in changes {
             if case .removed(let name) = change { registry.remove(named: name) }
@@ -375,6 +490,10 @@ public final class OriginChannels: Sendable {
 
     /// How many channels it holds, and the bytes their publishers have pushed that wait for a playlist.
     public var counts: (channels: Int, heldBytes: Int) {
-        channels.withLock { channels in (channels.count, channels.values.reduce(0) { $0 + $1.heldBytes }) }
+        let slots = slots.withLock { Array($0.values) }
+        return (slots.count, slots.reduce(0) { $0 + $1.state.withLock(\.heldBytes) })
     }
+
+    /// Bytes every channel holds together: pushed files and live windows.
+    public var memory: Int { heldTotal.load(ordering: .relaxed) }
 }
