@@ -119,6 +119,9 @@ let package = Package(
         // libFuzzer over request and playlist parsing: scripts/fuzz.sh; without it, a corpus replayer.
         .executableTarget(
             name: "RequestFuzzer", dependencies: ["HLS"], path: "Fuzz/RequestFuzzer", swiftSettings: swiftSettings),
+        // libFuzzer over an origin's ingest: sequences of pushed playlists and media (scripts/fuzz.sh ingest).
+        .executableTarget(
+            name: "IngestFuzzer", dependencies: ["HLS"], path: "Fuzz/IngestFuzzer", swiftSettings: swiftSettings),
         .testTarget(name: "HLSTests", dependencies: ["HLS"], swiftSettings: swiftSettings),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media"], swiftSettings: swiftSettings),
         .testTarget(name: "MediaTests", dependencies: ["Media", "Encoding", "Capture"], swiftSettings: swiftSettings),

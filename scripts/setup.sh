@@ -11,7 +11,7 @@ packages=(
     libx11-dev libxext-dev libxfixes-dev libxdamage-dev        # screen capture: Xlib, MIT-SHM, XFixes, XDamage
     libasound2-dev libasound2-plugins                          # sound capture: ALSA, and its pulse plugin
     ffmpeg                                                     # ffprobe for tests, the peer for benchmarks
-    python3 python3-pytest                                     # end-to-end tests
+    python3 python3-pytest python3-pytest-timeout              # end-to-end tests, each with a time limit
     xvfb x11-utils x11-xserver-utils xdotool python3-tk        # a real X server and windows for them
     pulseaudio pulseaudio-utils                                # a real sound server and tone players for them
     chromium chromium-driver python3-selenium                  # a real browser for the web pages
@@ -56,5 +56,14 @@ configuration=${ONAIR_BUILD:-debug}
 flags=()
 # A release binary carries its Swift runtime: self-contained, and ~6 MB less resident memory.
 [ "$configuration" = release ] && flags=(--static-swift-stdlib)
-swift build -c "$configuration" --product onair "${flags[@]}" 2>&1 | grep -E "error|Build of product" || true
+# A failed build stops here: the tests never run an older binary in its place.
+log=$(mktemp)
+if ! swift build -c "$configuration" --product onair "${flags[@]}" >"$log" 2>&1; then
+    grep -E "error" "$log" >&2 || tail -30 "$log" >&2
+    echo "setup: the build of onair failed" >&2
+    rm -f "$log"
+    exit 1
+fi
+grep -E "Build of product" "$log" || true
+rm -f "$log"
 test -x ".build/$configuration/onair"

@@ -49,6 +49,15 @@ class Response:
         return json.loads(self.body)
 
 
+def read_line(stream, timeout, what="a line"):
+    """The next line of a child's pipe, waited for at most `timeout` seconds: a child that hangs
+    fails the test that waits on it instead of holding the run."""
+    import select
+    ready, _, _ = select.select([stream], [], [], timeout)
+    assert ready, f"no {what} within {timeout} s"
+    return stream.readline()
+
+
 def fetch(url, headers=None, method="GET"):
     request = urllib.request.Request(url, headers=headers or {}, method=method)
     try:

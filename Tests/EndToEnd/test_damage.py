@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import Publisher, wait_until
+from harness import Publisher, read_line, wait_until
 from hls_rules import MediaPlaylist
 from xserver import XServer
 
@@ -26,7 +26,7 @@ class Scene:
         self.confirmed()
 
     def confirmed(self):
-        assert self.process.stdout.readline().strip() == "ok"
+        assert read_line(self.process.stdout, 30, what="scene").strip() == "ok"
 
     def send(self, command):
         self.process.stdin.write(command + "\n")

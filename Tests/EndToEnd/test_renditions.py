@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from browser import console_errors, player_status, save_screenshot, start_chromium
-from harness import Publisher, fetch, ffprobe, run_onair, wait_until
+from harness import Publisher, fetch, ffprobe, read_line, run_onair, wait_until
 from hls_rules import (MediaPlaylist, audio_renditions, check_history, check_low_latency, check_media_playlist,
                        check_multivariant, parse_attributes)
 from xserver import XServer
@@ -258,7 +258,7 @@ def busy_screen(tmp_path_factory):
     scene = subprocess.Popen(["/usr/bin/python3", str(HERE / "xscene.py"), "640", "360", str(folder)],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                              env={**os.environ, "DISPLAY": server.display})
-    assert scene.stdout.readline().strip() == "ok"
+    assert read_line(scene.stdout, 30, what="scene").strip() == "ok"
     scene.stdin.write("animate 100 60 320 240 100000\n")
     scene.stdin.flush()
     publisher = Publisher("--source", "screen", "--audio", "test", "--audio-bitrate", "64k",

@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from harness import wait_until
+from harness import read_line, wait_until
 
 HERE = Path(__file__).resolve().parent
 
@@ -20,7 +20,7 @@ class XServer:
             pass_fds=[write], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(write)
         with os.fdopen(read) as pipe:
-            self.display = ":" + pipe.readline().strip()
+            self.display = ":" + read_line(pipe, 30, what="display number from Xvfb").strip()
         assert display is None or self.display == display, (display, self.display)
         self.windows = []
 
@@ -59,7 +59,7 @@ class Window:
         wait_until(lambda: title in server.window_tree(), 10, what=f"window {title}")
 
     def confirmed(self):
-        assert self.process.stdout.readline().strip() == "ok"
+        assert read_line(self.process.stdout, 30, what="window").strip() == "ok"
 
     def send(self, command):
         self.process.stdin.write(command + "\n")

@@ -131,17 +131,30 @@ public struct Timeline: Sendable {
         bytes.reserveCapacity(parts.reduce(0) { $0 + $1.bytes.count })
         for part in parts { bytes += part.bytes }
         let duration = stated ?? parts.reduce(0) { $0 + $1.duration }
-        if duration > 0 {
-            totalBytes += bytes.count
-            totalDuration += duration
-            // A short final segment says little about the peak: measure whole ones.
-            if duration >= configuration.segmentDuration * 0.9 {
-                peakBitrate = max(peakBitrate, Int(Double(bytes.count * 8) / duration))
-            }
-        }
+        measure(bytes: bytes.count, duration: duration)
         return list(
             duration: duration, programDateTime: programDateTime, bytes: bytes,
             parts: isLowLatency ? parts : [], gap: false)
+    }
+
+    /// Lists a segment that came whole (an origin's publisher listed it without parts): no part
+    /// tags, even with Low-Latency HLS, since its one piece is no part of PART-TARGET's length.
+    /// Parts of it received so far are dropped.
+    public mutating func closeWholeSegment(_ bytes: [UInt8], duration: Double, programDateTime: Int64) -> Publication
+    {
+        measure(bytes: bytes.count, duration: duration)
+        return list(duration: duration, programDateTime: programDateTime, bytes: bytes, parts: [], gap: false)
+    }
+
+    /// Counts a listed segment into the measured bit rates.
+    private mutating func measure(bytes: Int, duration: Double) {
+        guard duration > 0 else { return }
+        totalBytes += bytes
+        totalDuration += duration
+        // A short final segment says little about the peak: measure whole ones.
+        if duration >= configuration.segmentDuration * 0.9 {
+            peakBitrate = max(peakBitrate, Int(Double(bytes * 8) / duration))
+        }
     }
 
     /// Lists a segment whose media never came (EXT-X-GAP): players skip its duration instead of

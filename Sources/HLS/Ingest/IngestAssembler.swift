@@ -282,8 +282,8 @@ public struct IngestAssembler: Sendable {
                 publications.append(timeline.closeSegment(programDateTime: programDateTime, duration: segment.duration))
             } else {
                 guard let bytes = files[segment.uri] else { break segments }
-                _ = timeline.appendPart(bytes, duration: segment.duration, independent: true)
-                publications.append(timeline.closeSegment(programDateTime: programDateTime))
+                publications.append(
+                    timeline.closeWholeSegment(bytes, duration: segment.duration, programDateTime: programDateTime))
             }
             for name in [segment.uri] + segment.parts.map(\.uri) { take(name) }
             cursor.next += 1

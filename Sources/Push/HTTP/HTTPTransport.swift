@@ -81,8 +81,26 @@ final class HTTPTransport: Sendable {
             throw .unreachable(Self.reason(error))
         }
         guard (200..<300).contains(Int(response.status.code)) else {
-            throw .status(Int(response.status.code), response.status.reasonPhrase)
+            let said = response.body.flatMap(Self.message(in:)).map { ": " + $0 } ?? ""
+            throw .status(Int(response.status.code), response.status.reasonPhrase + said)
         }
+    }
+
+    /// What the server said of a refusal: the message of Hummingbird's (and onair serve's) JSON
+    /// error, or the first line of a plain one; at most 300 characters, printable only.
+    static func message(in body: ByteBuffer) -> String? {
+        let bytes = Array(body.readableBytesView.prefix(4096))
+        var text = String(decoding: bytes, as: UTF8.self)
+        if let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+            let error = object["error"] as? [String: Any], let message = error["message"] as? String
+        {
+            text = message
+        } else if bytes.first == UInt8(ascii: "<") {
+            return nil  // a web server's HTML page says nothing the status does not
+        }
+        let line = String(text.split(whereSeparator: \.isNewline).first ?? "").filter { $0.isASCII && !$0.isNewline }
+        let trimmed = line.prefix(300).trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? nil : trimmed
     }
 
     /// "connection refused" rather than a type dump.

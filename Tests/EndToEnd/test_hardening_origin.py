@@ -1,0 +1,243 @@
+"""Hardening of what publishers and viewers can do to an origin and to a recording folder: every
+number a publisher pushes is bounded (400 with the rule, never a crash), one publisher a channel
+(409), memory budgets (507), ended channels that make room, retention that removes only recordings
+onair made, recording files served without following links and with RFC 9110 byte ranges."""
+
+import re
+import urllib.request
+
+from edges import TOKEN, Origin
+from harness import Publisher, fetch, wait_until
+from hls_rules import MediaPlaylist, check_media_playlist
+
+LIVE = ("--size", "640x360", "--no-serve")
+
+
+def put(url, body, token=TOKEN):
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    request = urllib.request.Request(url, data=body, headers=headers, method="PUT")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+def media_playlist(target, segments, sequence=0, extra=""):
+    text = f"#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:{target}\n{extra}#EXT-X-MEDIA-SEQUENCE:{sequence}\n"
+    text += '#EXT-X-MAP:URI="init.mp4"\n'
+    for uri, duration in segments:
+        text += f"#EXTINF:{duration},\n{uri}\n"
+    return text.encode()
+
+
+ATTACKS = [
+    ("1e-20 seconds", None, media_playlist(1, [("seg0.m4s", "1e-20")]), "#EXTINF:0.000 of seg0.m4s is out of range"),
+    ("0x1p-80 seconds", None, media_playlist(2, [("seg0.m4s", "0x1p-80")]), "is out of range"),
+    ("a day under TARGETDURATION 2", None, media_playlist(2, [("seg0.m4s", "86400")]),
+     "#EXTINF:86400.000 of seg0.m4s is out of range"),
+    ("TARGETDURATION 2^63-1", None, media_playlist(9223372036854775807, [("seg0.m4s", "1")]),
+     "EXT-X-TARGETDURATION 9223372036854775807 is out of range"),
+    ("LL TARGETDURATION 2e15", None,
+     media_playlist(2000000000000000, [], extra="#EXT-X-PART-INF:PART-TARGET=0.2\n")
+     + b'#EXT-X-PART:DURATION=0.2,URI="part0.0.m4s"\n', "EXT-X-TARGETDURATION 2000000000000000 is out of range"),
+    ("40,000 segments", None, media_playlist(1, [(f"seg{i}.m4s", "1") for i in range(40000)]),
+     "media.m3u8 lists 40000 segments; an origin takes at most 1000"),
+    ("AVERAGE-BANDWIDTH 9e17",
+     b"#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=2000000,AVERAGE-BANDWIDTH=900000000000000000\nmedia.m3u8\n", None,
+     "AVERAGE-BANDWIDTH 900000000000000000, above its BANDWIDTH"),
+    ("a script in CODECS",
+     b'#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=2000000,CODECS="avc1\\"<script>alert(1)</script>"\nmedia.m3u8\n', None,
+     "is not a codec string"),
+    ("RESOLUTION 99999999999x99999999999",
+     b"#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=2000000,RESOLUTION=99999999999x99999999999\nmedia.m3u8\n", None,
+     "RESOLUTION 99999999999x99999999999, out of range"),
+]
+
+
+def test_no_number_a_publisher_sends_can_take_the_origin_down(tmp_path):
+    """Each input that once killed the origin (a trap in its arithmetic) is one 400 saying the rule;
+    the origin, and the channel pushed with its own token from --ingest-tokens, go on."""
+    tokens = tmp_path / "tokens"
+    tokens.write_text("own own-channel-token-0123456789\n")
+    tokens.chmod(0o600)
+    origin = Origin("--ingest-tokens", str(tokens))
+    try:
+        for what, index, media, reason in ATTACKS:
+            base = origin.ingest("own")
+            assert put(base + "init.mp4", b"init", token="own-channel-token-0123456789")[0] == 201
+            assert put(base + "seg0.m4s", b"media", token="own-channel-token-0123456789")[0] == 201
+            status, text = put(base + ("index.m3u8" if index else "media.m3u8"), index or media,
+                               token="own-channel-token-0123456789")
+            assert status == 400 and reason in text, (what, status, text)
+            assert origin.process.poll() is None, f"the origin died of {what}"
+        assert fetch(f"{origin.base}/api/channels").status == 200
+        # A real publisher still goes live on the same origin.
+        publisher = Publisher(*LIVE, *origin.push_arguments("after"), channel="after")
+        try:
+            wait_until(lambda: (r := fetch(f"{origin.base}/live/after/media.m3u8")) and r.status == 200
+                       and r.text.count("#EXTINF") >= 2, 30, what="a channel after the attacks")
+        finally:
+            publisher.kill()
+    finally:
+        origin.stop()
+
+
+def test_a_jump_in_the_publishers_numbers_is_served_after_a_discontinuity():
+    origin = Origin()
+    try:
+        base = origin.ingest()
+        assert put(base + "init.mp4", b"init")[0] == 201
+        for number in range(3):
+            assert put(base + f"seg{number}.m4s", b"media")[0] == 201
+        assert put(base + "media.m3u8", media_playlist(2, [(f"seg{n}.m4s", "2.000") for n in range(3)]))[0] == 201
+        far = (1 << 50) - 10
+        for number in range(far, far + 3):
+            assert put(base + f"seg{number}.m4s", b"media")[0] == 201
+        status, text = put(base + "media.m3u8",
+                           media_playlist(2, [(f"seg{n}.m4s", "2.000") for n in range(far, far + 3)], sequence=far))
+        assert status == 201, text
+        playlist = MediaPlaylist(fetch(f"{origin.base}/live/demo/media.m3u8").text)
+        assert [s["uri"] for s in playlist.segments] == [f"seg{n}.m4s" for n in range(6)], "the origin's own numbers"
+        assert [bool(s.get("discontinuity")) for s in playlist.segments] == [False] * 3 + [True, False, False]
+        check_media_playlist(playlist, "fmp4", window=6)
+    finally:
+        origin.stop()
+
+
+def test_a_second_publisher_on_a_live_channel_is_refused_and_told():
+    origin = Origin()
+    first = Publisher(*LIVE, *origin.push_arguments())
+    second = None
+    try:
+        wait_until(lambda: (r := fetch(f"{origin.base}/live/demo/media.m3u8")) and r.status == 200
+                   and r.text.count("#EXTINF") >= 2, 30, what="the first publisher live")
+        second = Publisher(*LIVE, *origin.push_arguments())
+        wait_until(lambda: "409" in second.output() and "is live from another publisher" in second.output(), 30,
+                   what="the second publisher to be told")
+        assert "a second publisher refused (409)" in origin.output()
+        # The first goes on alone: no new run, numbers at one segment per segment's worth of time.
+        before = MediaPlaylist(fetch(f"{origin.base}/live/demo/media.m3u8").text)
+        wait_until(lambda: MediaPlaylist(fetch(f"{origin.base}/live/demo/media.m3u8").text).sequence
+                   + len(MediaPlaylist(fetch(f"{origin.base}/live/demo/media.m3u8").text).segments)
+                   >= before.sequence + len(before.segments) + 2, 20, what="two more segments")
+        after = MediaPlaylist(fetch(f"{origin.base}/live/demo/media.m3u8").text)
+        assert not any(s.get("discontinuity") for s in after.segments), "no run of the second publisher"
+        check_media_playlist(after, "fmp4", window=6)
+    finally:
+        if second:
+            second.kill()
+        first.kill()
+        origin.stop()
+
+
+def test_what_a_channel_and_the_origin_hold_is_bounded():
+    """Eight renditions of 8 MB files under a 20 MB channel budget: the third file is 507, and so is
+    the origin's budget across channels."""
+    origin = Origin("--channel-memory", "20M", "--origin-memory", "30M")
+    try:
+        piece = bytes(8_000_000)
+        statuses = [put(f"{origin.ingest('big')}r{n}/seg0.m4s", piece)[0] for n in range(8)]
+        assert statuses == [201, 201] + [507] * 6, statuses
+        status, text = put(f"{origin.ingest('big')}r7/seg0.m4s", piece)
+        assert "--channel-memory" in text
+        statuses = [put(f"{origin.ingest('other')}r{n}/seg0.m4s", piece)[0] for n in range(2)]
+        assert statuses == [201, 507], statuses
+        assert "--origin-memory" in put(f"{origin.ingest('other')}r1/seg0.m4s", piece)[1]
+        metrics = fetch(f"{origin.base}/metrics").text
+        held = float(re.search(r"^onair_origin_memory_bytes(?:\{[^}]*\})? (\S+)$", metrics, re.MULTILINE).group(1))
+        assert held == 24_000_000, held
+    finally:
+        origin.stop()
+
+
+def test_ended_channels_make_room_for_live_ones():
+    """100 channels that each pushed one segment and ended: a new channel is taken at once, not
+    after their retention."""
+    origin = Origin()
+    try:
+        for number in range(100):
+            base = origin.ingest(f"c{number}")
+            assert put(base + "init.mp4", b"init")[0] == 201
+            assert put(base + "seg0.m4s", b"media")[0] == 201
+            status, text = put(base + "media.m3u8", media_playlist(1, [("seg0.m4s", "1.000")]) + b"#EXT-X-ENDLIST\n")
+            assert status == 201, (number, text)
+        base = origin.ingest("fresh")
+        assert put(base + "init.mp4", b"init")[0] == 201, "an ended channel made room"
+        assert put(base + "seg0.m4s", b"media")[0] == 201
+        assert put(base + "media.m3u8", media_playlist(1, [("seg0.m4s", "1.000")]))[0] == 201
+        assert fetch(f"{origin.base}/live/fresh/media.m3u8").status == 200
+        assert fetch(f"{origin.base}/live/c0/media.m3u8").status == 404, "the oldest ended channel went"
+        assert "channel c0 removed before its retention" in origin.output()
+    finally:
+        origin.stop()
+
+
+def foreign_folder(root, channel, stamp, name, text):
+    folder = root / channel / stamp
+    folder.mkdir(parents=True)
+    (folder / name).write_text(text)
+    return folder
+
+
+def test_retention_removes_only_recordings_onair_made(tmp_path):
+    root = tmp_path / "rec"
+    notes = foreign_folder(root, "talk", "2000-01-01T00-00-00Z", "notes.txt", "mine")
+    first = Publisher("--record", str(root), "--duration", "2s", channel="talk")
+    assert first.process.wait(timeout=30) == 0, first.output()
+    made = next(p for p in (root / "talk").iterdir() if p != notes)
+    (made / "thesis.txt").write_text("added by hand")
+    keep = Publisher("--record", str(root), "--record-keep", "1", "--duration", "2s", channel="talk")
+    assert keep.process.wait(timeout=30) == 0, keep.output()
+    assert (notes / "notes.txt").read_text() == "mine", "a folder onair never wrote is left whole"
+    assert sorted(p.name for p in made.iterdir()) == ["thesis.txt"], "only onair's files of its recording go"
+    removed = [line for line in keep.output().splitlines() if "removed the recording" in line]
+    assert len(removed) == 1 and made.name in removed[0], removed
+
+
+def test_an_origins_retention_leaves_what_a_publisher_named_alike(tmp_path):
+    root = tmp_path / "srec"
+    thesis = foreign_folder(root, "c1", "1999-01-01T00-00-00Z", "thesis.txt", "years of work")
+    origin = Origin("--record", str(root), "--record-keep", "1")
+    try:
+        run = Publisher(*LIVE, "--duration", "3s", *origin.push_arguments("c1"), channel="c1")
+        assert run.process.wait(timeout=30) == 0, run.output()
+        wait_until(lambda: any((p / "media.m3u8").exists() for p in (root / "c1").iterdir() if p != thesis), 20,
+                   what="the origin's recording")
+        assert (thesis / "thesis.txt").read_text() == "years of work"
+        assert "recording_removed" not in origin.output()
+    finally:
+        origin.stop()
+
+
+def test_recording_files_are_served_without_links_and_with_rfc_9110_ranges(tmp_path):
+    root = tmp_path / "rec"
+    done = Publisher("--record", str(root), "--record-mp4", "--duration", "2s", channel="kept")
+    assert done.process.wait(timeout=30) == 0, done.output()
+    folder = next((root / "kept").iterdir())
+    secret = tmp_path / "secret.txt"
+    secret.write_text("outside the recordings")
+    (folder / "seg99999.m4s").symlink_to(secret)
+    mp4 = (folder / "recording.mp4").read_bytes()
+    server = Publisher("--record", str(root), channel="onnow")
+    try:
+        server.wait_for_segments(1)
+        base = f"{server.base}/recordings/kept/{folder.name}"
+        assert fetch(f"{base}/seg99999.m4s").status == 404, "a link out of the folder is not followed"
+        last = fetch(f"{base}/recording.mp4", headers={"Range": "bytes=-10"})
+        assert last.status == 206 and last.body == mp4[-10:]
+        assert last.headers["content-range"] == f"bytes {len(mp4) - 10}-{len(mp4) - 1}/{len(mp4)}"
+        for header in ("bytes=99999999-", "bytes=-0"):
+            refused = fetch(f"{base}/recording.mp4", headers={"Range": header})
+            assert refused.status == 416, header
+            assert refused.headers["content-range"] == f"bytes */{len(mp4)}", header
+        whole = fetch(f"{base}/recording.mp4")
+        assert whole.status == 200 and whole.body == mp4 and whole.headers["accept-ranges"] == "bytes"
+        # A recording whose MP4 is a link to a file elsewhere lists no MP4.
+        (folder / "recording.mp4").unlink()
+        (folder / "recording.mp4").symlink_to("/etc/hostname")
+        entry = next(e for e in fetch(f"{server.base}/api/recordings").json()["recordings"] if e["channel"] == "kept")
+        assert entry.get("mp4") is None and entry.get("mp4Bytes") is None, entry
+        assert fetch(f"{base}/recording.mp4").status == 404
+    finally:
+        server.kill()
