@@ -10,8 +10,9 @@ import Synchronization
 /// closing the connection that has been idle longest (between requests, or still without a
 /// complete request); only when every connection is busy with a request is the new one refused.
 /// Each connection's `ConnectionHandler` also closes it once the client has closed its side
-/// (no CLOSE_WAIT left behind, an event stream ends at once) and after the response to an
-/// HTTP/1.0 request that did not ask to be kept alive.
+/// (no CLOSE_WAIT left behind, an event stream ends at once), after the response to an HTTP/1.0
+/// request that did not ask to be kept alive, and after a response sent before the request's body
+/// came (a refusal: 401, 413): the rest of the body is not read.
 final class ConnectionGuard: Sendable {
     private struct Entry {
         var channel: any Channel
@@ -81,6 +82,8 @@ private final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHan
     /// Set by the version reader ahead of the HTTP codec: the request in progress wants the
     /// connection closed after its response.
     fileprivate var closeAfterResponse = false
+    /// A request's body is still to come (between a head that announces one and its end).
+    private var bodyToCome = false
 
     init(guard connectionGuard: ConnectionGuard) {
         self.connectionGuard = connectionGuard
@@ -103,12 +106,25 @@ private final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHan
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head = unwrapInboundIn(data) { connectionGuard.setBusy(context.channel, true) }
+        switch unwrapInboundIn(data) {
+        case .head(let request):
+            connectionGuard.setBusy(context.channel, true)
+            bodyToCome =
+                request.headerFields[.transferEncoding] != nil
+                || (request.headerFields[.contentLength].flatMap { Int($0) } ?? 0) > 0
+        case .end: bodyToCome = false
+        case .body: break
+        }
         context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard case .end = unwrapOutboundIn(data) else {
+        let part = unwrapOutboundIn(data)
+        if case .head(let response) = part, response.status.kind != .informational, bodyToCome {
+            // Answered before its body came: a refusal. The body is not drained; the connection goes.
+            closeAfterResponse = true
+        }
+        guard case .end = part else {
             context.write(data, promise: promise)
             return
         }

@@ -17,10 +17,11 @@ struct RecordingRoutes {
     let allowOrigin: String
 
     func register(on router: Router<ServerContext>) {
+        let catalog = root.map(RecordingCatalog.init(root:))
         router.get("/api/recordings") { _, _ in
             let entries: [RecordingEntry] =
-                if let root {
-                    try await NIOThreadPool.singleton.runIfActive { RecordingLibrary.list(root: root) }
+                if let catalog {
+                    try await NIOThreadPool.singleton.runIfActive { catalog.list() }
                 } else { [] }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -8,10 +8,13 @@ struct ServerContext: RequestContext, RemoteAddressRequestContext {
     let remoteAddress: SocketAddress?
     /// Completes when the connection closes: a long response (an event stream) ends with it.
     let connectionClosed: EventLoopFuture<Void>
+    /// The connection, for an interim response (`100 Continue`) ahead of the route's own.
+    let channel: any Channel
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
         connectionClosed = source.channel.closeFuture
+        channel = source.channel
     }
 }

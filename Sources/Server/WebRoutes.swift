@@ -32,11 +32,19 @@ struct WebRoutes {
         router.get("/") { _, _ in try files.page("index.html", framing: .none) }
         router.get("/watch/:channel") { request, context in
             let channel = try context.parameters.require("channel")
+            // A private server's picture answers only the link's working token: without one, none is named.
+            let now = Double(Date().timeIntervalSince1970)
+            let mayShow =
+                access.map { access in
+                    request.uri.queryParameters["token"].map {
+                        access.secondsLeft(token: String($0), channel: channel, now: now) != nil
+                    } ?? false
+                } ?? true
             return try files.page(
                 "watch.html", framing: .none, channel: channel,
                 head: LinkPreview(
                     request: request, scheme: scheme, channel: channel,
-                    hasPicture: registry.entry(named: channel)?.thumbnail?.isReady() == true)?.tags ?? "")
+                    hasPicture: mayShow && registry.entry(named: channel)?.thumbnail?.isReady() == true)?.tags ?? "")
         }
         router.get("/embed/:channel") { _, context in
             try files.page("embed.html", framing: .anySite, channel: context.parameters.require("channel"))

@@ -4,6 +4,8 @@ number a publisher pushes is bounded (400 with the rule, never a crash), one pub
 onair made, recording files served without following links and with RFC 9110 byte ranges."""
 
 import re
+import socket
+import time
 import urllib.request
 
 from edges import TOKEN, Origin
@@ -241,3 +243,36 @@ def test_recording_files_are_served_without_links_and_with_rfc_9110_ranges(tmp_p
         assert fetch(f"{base}/recording.mp4").status == 404
     finally:
         server.kill()
+
+
+def test_a_push_is_refused_before_its_body_and_a_waiting_client_is_told_to_send():
+    origin = Origin("--idle-timeout", "30s")
+    try:
+        def exchange(head, body=b""):
+            """What the origin answers until it closes the connection, and how long that took."""
+            with socket.create_connection(("127.0.0.1", origin.port), timeout=10) as connection:
+                connection.sendall(head + body)
+                started = time.monotonic()
+                received = b""
+                while chunk := connection.recv(65536):
+                    received += chunk
+                return received, time.monotonic() - started
+
+        # No token: 401 and the connection closed at once, the rest of the body not waited for.
+        answer, seconds = exchange(b"PUT /ingest/demo/seg0.m4s HTTP/1.1\r\nHost: o\r\nContent-Length: 1000000\r\n\r\n",
+                                   b"x" * 1000)
+        assert answer.startswith(b"HTTP/1.1 401") and seconds < 5, (answer[:80], seconds)
+        # Too large by its Content-Length: 413 before the body.
+        auth = f"Authorization: Bearer {TOKEN}\r\n".encode()
+        answer, seconds = exchange(b"PUT /ingest/demo/seg0.m4s HTTP/1.1\r\nHost: o\r\n" + auth
+                                   + b"Content-Length: 100000000\r\n\r\n")
+        assert answer.startswith(b"HTTP/1.1 413") and b"larger than this server takes" in answer, answer[:200]
+        # Expect: 100-continue is answered, then the body taken.
+        with socket.create_connection(("127.0.0.1", origin.port), timeout=10) as connection:
+            connection.sendall(b"PUT /ingest/demo/seg0.m4s HTTP/1.1\r\nHost: o\r\n" + auth
+                               + b"Content-Length: 5\r\nExpect: 100-continue\r\n\r\n")
+            assert connection.recv(4096).startswith(b"HTTP/1.1 100 Continue")
+            connection.sendall(b"media")
+            assert connection.recv(4096).startswith(b"HTTP/1.1 201")
+    finally:
+        origin.stop()

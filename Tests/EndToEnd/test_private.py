@@ -214,6 +214,9 @@ def test_publish_makes_its_own_channel_private():
         assert "thumbnail" not in next(c for c in fetch(f"{publisher.base}/api/channels").json())
         page = fetch(watch).text
         assert f'<meta property="og:image" content="{publisher.base}/live/demo/thumbnail.jpg?token={token}">' in page
+        # Without the token (or with a wrong one) the page names no picture that would answer 403.
+        for bare in (f"{publisher.base}/watch/demo", f"{publisher.base}/watch/demo?token=made-up.token"):
+            assert 'property="og:image"' not in fetch(bare).text, bare
     finally:
         publisher.stop()
 

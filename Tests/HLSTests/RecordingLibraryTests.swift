@@ -89,4 +89,31 @@ struct RecordingLibraryTests {
         // Unmarked now, it is not counted again.
         #expect(RecordingRetention(root: root, channel: "talk", keep: 1, maxBytes: nil).apply(sparing: current).isEmpty)
     }
+
+    /// The catalogue reads a recording again only when one of its folders changed (files arrive by
+    /// rename): a playlist rewritten in place, which onair never does, is not seen; a rename is.
+    @Test func theCatalogueReadsARecordingAgainOnlyWhenItsFoldersChanged() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("catalogue-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = root.appendingPathComponent("talk/\(Self.stamp)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        func playlist(_ segments: Int, ended: Bool) -> [UInt8] {
+            var text = "#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:2\n#EXT-X-MAP:URI=\"init.mp4\"\n"
+            for index in 0..<segments { text += "#EXTINF:2.000,\nseg\(index).m4s\n" }
+            return Array((text + (ended ? "#EXT-X-ENDLIST\n" : "")).utf8)
+        }
+        let index = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000,RESOLUTION=640x360\nmedia.m3u8\n"
+        try writeAtomically(Array(index.utf8), as: "index.m3u8", in: folder)
+        try writeAtomically(playlist(2, ended: false), as: "media.m3u8", in: folder)
+        let catalogue = RecordingCatalog(root: root)
+        #expect(catalogue.list().map { [$0.seconds, $0.ended ? 1 : 0] } == [[4, 0]])
+        // Rewritten in place: the folder did not change, the listing is the one kept.
+        try Data(playlist(3, ended: true)).write(to: folder.appendingPathComponent("media.m3u8"))
+        #expect(catalogue.list().map { [$0.seconds, $0.ended ? 1 : 0] } == [[4, 0]])
+        // Renamed into place, as onair writes: read again.
+        try writeAtomically(playlist(5, ended: true), as: "media.m3u8", in: folder)
+        #expect(catalogue.list().map { [$0.seconds, $0.ended ? 1 : 0] } == [[10, 1]])
+        try FileManager.default.removeItem(at: folder)
+        #expect(catalogue.list().isEmpty)
+    }
 }

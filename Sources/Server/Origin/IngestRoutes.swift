@@ -2,6 +2,8 @@ import Foundation
 import HLS
 import Hummingbird
 import Media
+import NIOCore
+import NIOHTTPTypes
 
 /// `PUT` and `DELETE` under `/ingest/<channel>/<file>`: how publishers push a channel into an origin,
 /// the HTTP ingest `onair publish --push` and ffmpeg's `-method PUT` speak. A wrong or missing
@@ -24,6 +26,16 @@ struct IngestRoutes {
                 var request = request
                 let target = try target(request, context: context)
                 let limit = target.file.isPlaylist ? Self.playlistLimit : Self.mediaLimit
+                // Refused before the body when its length says it is too large (the connection then closes).
+                if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
+                    throw HTTPError(
+                        .contentTooLarge,
+                        message: "\(target.file) of \(length) bytes is larger than this server takes (\(limit) bytes)")
+                }
+                // A client that waits to be told to send its body (curl does for large ones) is told now.
+                if request.headers[.expect]?.lowercased() == "100-continue" {
+                    try await context.channel.writeAndFlush(HTTPResponsePart.head(HTTPResponse(status: .continue)))
+                }
                 let body = try await request.collectBody(upTo: limit)
                 let wall = Int64(Date().timeIntervalSince1970 * 1000)
                 do throws(IngestAssembler.Refusal) {
