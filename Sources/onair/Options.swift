@@ -243,7 +243,7 @@ struct ServerOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Make the channels private: their playlists and media need a link signed with this secret (at least 16 characters). Default: $ONAIR_VIEWER_TOKEN.",
+            "Make the channels private: their playlists and media need a link signed with this secret (at least 16 characters); @FILE reads it from a file. Default: $ONAIR_VIEWER_TOKEN. What a private channel writes (rewind window, recordings, --hls-dir) is readable by this user only.",
             valueName: "secret"))
     var viewerToken: String?
 
@@ -287,7 +287,8 @@ struct ServerOptions: ParsableArguments {
     /// Viewer access from --viewer-token or $ONAIR_VIEWER_TOKEN; nil when the channels are public.
     func viewerAccess(environment: [String: String]) throws -> ViewerAccess? {
         let fromEnvironment = environment["ONAIR_VIEWER_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        guard let secret = viewerToken ?? fromEnvironment else { return nil }
+        guard let secret = try viewerToken.map({ try SecretText.resolve($0, option: "--viewer-token") }) ?? fromEnvironment
+        else { return nil }
         guard ControlOptions.isToken(secret) else {
             let source = viewerToken == nil ? "ONAIR_VIEWER_TOKEN" : "--viewer-token"
             throw ValidationError("\(source) must be at least 16 characters, without spaces")
@@ -305,14 +306,25 @@ struct ServerOptions: ParsableArguments {
 struct ControlOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "The bearer token of the control API (pause, resume, stop, events). Default: a random one, written to ~/.local/state/onair/<channel>.token.",
+            "The bearer token of the control API (pause, resume, stop, events); @FILE reads it from a file. Default: $ONAIR_CONTROL_TOKEN, else a random one, written to ~/.local/state/onair/<channel>.token.",
             valueName: "token"))
     var controlToken: String?
 
     func validate() throws {
-        if let controlToken, !Self.isToken(controlToken) {
-            throw ValidationError("--control-token must be at least 16 characters, without spaces")
+        _ = try token(environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// The token from --control-token (or its file) or $ONAIR_CONTROL_TOKEN; nil for a random one.
+    func token(environment: [String: String]) throws -> String? {
+        let given = try controlToken.map { try SecretText.resolve($0, option: "--control-token") }
+        guard let token = given ?? environment["ONAIR_CONTROL_TOKEN"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            return nil
         }
+        guard Self.isToken(token) else {
+            let source = given == nil ? "ONAIR_CONTROL_TOKEN" : "--control-token"
+            throw ValidationError("\(source) must be at least 16 characters, without spaces")
+        }
+        return token
     }
 
     /// Long enough not to be guessed, and one word in a header.

@@ -133,7 +133,7 @@ struct Publish: AsyncParsableCommand {
         config.reconnectTimeout = sources.reconnectTimeout.seconds
         config.server = ServerConfiguration(
             host: server.host, port: server.port, allowOrigin: server.allowOrigin, tls: server.tls,
-            controlToken: control.controlToken ?? "",
+            controlToken: (try? control.token(environment: ProcessInfo.processInfo.environment)) ?? "",
             viewerAccess: try? server.viewerAccess(environment: ProcessInfo.processInfo.environment),
             idleTimeout: server.idleTimeout.seconds,
             maxConnections: OpenFileLimit.connections(wanted: server.maxConnections))
@@ -151,6 +151,8 @@ struct Publish: AsyncParsableCommand {
             throw UsageError(message: error.message)
         }
         var configuration = broadcastConfiguration
+        // A private channel: what this process writes (rewind window, recordings, --hls-dir) is this user's only.
+        if configuration.server.viewerAccess != nil { umask(0o077) }
         configuration.watermark = try watermark.load()
         LoggingSystem.bootstrap { [logFormat, logLevel] _ in ConsoleLogHandler(format: logFormat, logLevel: logLevel) }
         let logger = Logger(label: "onair")
@@ -200,8 +202,9 @@ struct Publish: AsyncParsableCommand {
                 throw UsageError(
                     message: "cannot write the control token to \(file.path) (\(error)); give one with --control-token")
             }
+            // The token itself is not logged: logs are often shared; its file is the user's own (0600).
             notices.append(
-                "control token \(configuration.server.controlToken) (in \(file.path)): "
+                "control token in \(file.path): "
                     + "curl -X POST -H \"Authorization: Bearer $(cat \(file.path))\" "
                     + "\(configuration.server.apiURL(channel: channel))/pause (or kill -USR1 \(getpid()); -USR2 resumes)"
             )

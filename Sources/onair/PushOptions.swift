@@ -8,7 +8,8 @@ struct PushOptions: ParsableArguments {
         help: ArgumentHelp(
             "Also send the stream to DESTINATION (repeatable): http(s)://HOST/PATH/ (an HTTP ingest: PUT and "
                 + "DELETE), s3://BUCKET/PREFIX/ (credentials from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, endpoint "
-                + "from AWS_ENDPOINT_URL, region from AWS_REGION) or rtmp(s)://HOST/APP/KEY.",
+                + "from AWS_ENDPOINT_URL, region from AWS_REGION) or rtmp(s)://HOST/APP/KEY. @FILE reads it from a "
+                + "file (a key or a password stays out of the process list).",
             valueName: "destination"))
     var destinations: [String] = []
 
@@ -16,7 +17,7 @@ struct PushOptions: ParsableArguments {
         name: .customLong("push-header"),
         help: ArgumentHelp(
             "A header sent with every request to the http(s) destinations (repeatable), e.g. "
-                + "'Authorization: Bearer TOKEN'.",
+                + "'Authorization: Bearer TOKEN'; @FILE reads it from a file. Default: $ONAIR_PUSH_HEADER.",
             valueName: "'Name: value'"))
     var headers: [String] = []
 
@@ -34,11 +35,14 @@ struct PushOptions: ParsableArguments {
 
     /// The destinations, read and checked: one line for the first that cannot work.
     func parsed(environment: [String: String]) throws -> [PushDestination] {
+        let given = headers.isEmpty ? environment["ONAIR_PUSH_HEADER"].map { [$0] } ?? [] : headers
+        let headerTexts = try given.map { try SecretText.resolve($0, option: "--push-header") }
+        let destinationTexts = try destinations.map { try SecretText.resolve($0, option: "--push") }
         do throws(PushDestination.Refusal) {
             var parsedHeaders: [PushDestination.Header] = []
-            for header in headers { parsedHeaders.append(try PushDestination.header(header)) }
+            for header in headerTexts { parsedHeaders.append(try PushDestination.header(header)) }
             var result: [PushDestination] = []
-            for text in destinations {
+            for text in destinationTexts {
                 result.append(try PushDestination.parse(text, headers: parsedHeaders, environment: environment))
             }
             if !headers.isEmpty, !result.contains(where: { if case .http = $0 { true } else { false } }) {

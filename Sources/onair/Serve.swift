@@ -33,7 +33,7 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The bearer token publishers push with, for every channel (at least 16 characters). Default: $ONAIR_INGEST_TOKEN.",
+            "The bearer token publishers push with, for every channel (at least 16 characters); @FILE reads it from a file. Default: $ONAIR_INGEST_TOKEN.",
             valueName: "token"))
     var ingestToken: String?
 
@@ -85,7 +85,7 @@ struct Serve: AsyncParsableCommand {
         guard channelMemory.bytes >= 16_000_000, channelMemory.bytes <= originMemory.bytes else {
             throw ValidationError("--channel-memory must be 16M to --origin-memory (\(originMemory))")
         }
-        if let ingestToken, !ControlOptions.isToken(ingestToken) {
+        if let ingestToken, !ControlOptions.isToken(try SecretText.resolve(ingestToken, option: "--ingest-token")) {
             throw ValidationError("--ingest-token must be at least 16 characters, without spaces")
         }
     }
@@ -93,7 +93,8 @@ struct Serve: AsyncParsableCommand {
     /// The tokens from the options, the environment and the tokens file; a refusal names what to fix.
     func tokens(environment: [String: String]) throws -> IngestTokens {
         var tokens = IngestTokens(
-            everyChannel: ingestToken ?? environment["ONAIR_INGEST_TOKEN"].flatMap { $0.isEmpty ? nil : $0 })
+            everyChannel: try ingestToken.map { try SecretText.resolve($0, option: "--ingest-token") }
+                ?? environment["ONAIR_INGEST_TOKEN"].flatMap { $0.isEmpty ? nil : $0 })
         if ingestToken == nil, let common = tokens.everyChannel, !ControlOptions.isToken(common) {
             throw UsageError(message: "ONAIR_INGEST_TOKEN must be at least 16 characters, without spaces")
         }
@@ -111,6 +112,7 @@ struct Serve: AsyncParsableCommand {
             guard let text = String(validating: bytes, as: UTF8.self) else {
                 throw UsageError(message: "--ingest-tokens \(path) is not UTF-8 text")
             }
+            SecretText.warnIfShared(path, what: "--ingest-tokens \(path)")
             do throws(IngestTokens.Problem) {
                 tokens.byChannel = try IngestTokens.parse(file: text, isChannelName: Publish.isChannelName)
             } catch {
@@ -128,6 +130,8 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         OpenFileLimit.raise()
         let tokens = try tokens(environment: ProcessInfo.processInfo.environment)
+        // Private channels: what this process writes (recordings) is this user's only.
+        if try server.viewerAccess(environment: ProcessInfo.processInfo.environment) != nil { umask(0o077) }
         if let problem = PortCheck.problem(host: server.host, port: server.port) {
             throw UsageError(
                 message:
