@@ -39,7 +39,6 @@ public final class Broadcast: Sendable {
     /// writes EXT-X-ENDLIST before returning.
     public func run(showStatus: Bool) async throws {
         let config = configuration
-        let clock = MediaClock.start()
         let stop = StopSignal(after: config.duration)
         let stats = BroadcastStats(renditions: config.ladder.map(\.id))
         let pause = PauseSwitch()
@@ -73,7 +72,7 @@ public final class Broadcast: Sendable {
             RecordingPlan.plan(
                 root: URL(fileURLWithPath: $0), channel: config.channel,
                 renditions: isLadder ? outputs.map { $0 } : [nil], format: config.format,
-                startedAt: clock.anchorWallMilliseconds)
+                startedAt: MediaClock.wallMilliseconds())
         }
         let retention = config.recordDirectory.flatMap { root in
             config.recordKeep == nil && config.recordMaxBytes == nil
@@ -82,6 +81,10 @@ public final class Broadcast: Sendable {
                     root: URL(fileURLWithPath: root), channel: config.channel, keep: config.recordKeep,
                     maxBytes: config.recordMaxBytes)
         }
+        let recordingDestination = recording.map(RecordingDestination.init)
+        // The broadcast's clock starts once what reads the disk (an earlier run, the recording's plan)
+        // is done: a slow disk delays the start, never the first frames.
+        let clock = MediaClock.start()
         // The recording in object storage: a new recording each broadcast, under its start time.
         let cloudRecording = config.recordS3.map { location in
             let storage = S3RecordingStorage(location: location)
@@ -154,8 +157,8 @@ public final class Broadcast: Sendable {
             }
             let store = LiveStore(timeline: timeline, startedAt: clock.anchorWallMilliseconds)
             let folder = isLadder ? id : nil
-            let mirror = try root.map {
-                try DirectoryMirror(
+            let mirror = root.map {
+                DirectoryMirror(
                     root: $0, channel: config.channel, rendition: folder, writesIndex: number == 0,
                     earlier: previous[number], report: hub.reporter)
             }
@@ -164,10 +167,13 @@ public final class Broadcast: Sendable {
                 PushSink.make(
                     $0, channel: config.channel, rendition: folder, writesIndex: number == 0, report: hub.reporter)
             }
-            let recorder = try recording.map {
-                try RecordingSink(
-                    recording: $0.folder, rendition: folder, writesIndex: number == 0,
-                    continuing: $0.continuing[folder] ?? nil, retention: retention, report: hub.reporter)
+            // Its folders are made on the recorder's own thread, with the first segment.
+            let recorder = recordingDestination.map { destination in
+                RecordingSink(
+                    plan: destination, rendition: folder, writesIndex: number == 0, retention: retention, after: nil,
+                    destination: (folder.map { destination.resolved.folder.appendingPathComponent($0) }
+                        ?? destination.resolved.folder).path,
+                    report: hub.reporter)
             }
             let cloudRecorder = cloudRecording.map {
                 RecordingSink(

@@ -243,7 +243,7 @@ struct Publish: AsyncParsableCommand {
     func checkOutputFolder() throws {
         if let folder = output.hlsDir {
             do {
-                _ = try DirectoryMirror(root: URL(fileURLWithPath: folder), channel: channel) { _, _ in }
+                try DirectoryMirror.checkWritable(root: URL(fileURLWithPath: folder), channel: channel)
             } catch {
                 throw UsageError(message: "--hls-dir \(folder) is not writable; choose a folder you can write to")
             }

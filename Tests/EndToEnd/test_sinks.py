@@ -66,6 +66,26 @@ def test_a_slow_folder_delays_nothing_else_and_catches_up(tmp_path):
     assert not list(media.glob(".*.tmp"))
 
 
+def test_a_slow_disk_at_the_start_drops_no_frame(tmp_path):
+    """Every open, rename and unlink in the folder takes 400 ms: the broadcast may start later, but
+    once its clock runs no frame waits on the disk."""
+    folder = tmp_path / "hls"
+    switch = tmp_path / "slow"
+    switch.touch()
+    publisher = Publisher("--source", "test", "--low-latency", "--hls-dir", str(folder),
+                          env={"LD_PRELOAD": str(slow_disk_library(tmp_path)), "ONAIR_SLOW_DIR": str(folder),
+                               "ONAIR_SLOW_SWITCH": str(switch), "ONAIR_SLOW_MS": "400"})
+    try:
+        publisher.wait_for_segments(1)
+        stats = wait_until(lambda: (s := json.loads(publisher.control(method="GET").text)["stats"])
+                           and s["framesCaptured"] >= 300 and s, 30, what="10 s of frames")
+        assert stats["framesDropped"] == 0, stats
+        assert "[encoder_overloaded]" not in publisher.output()
+        wait_until(lambda: (folder / "live/demo/media.m3u8").exists(), 30, what="the folder's playlist")
+    finally:
+        publisher.kill()
+
+
 def test_only_files_onair_wrote_are_ever_removed_from_the_folder(tmp_path):
     """The folder may hold a person's own files, whatever their names: onair removes only what it
     wrote, or what its own earlier playlist names under its exact names, as plain files."""

@@ -27,7 +27,7 @@ import Testing
     @Test func writesAtomicallyAndRemovesExpiredSegments() throws {
         let root = Self.folder()
         defer { try? FileManager.default.removeItem(at: root) }
-        let mirror = try DirectoryMirror(root: root, channel: "demo") { _, _ in }
+        let mirror = DirectoryMirror(root: root, channel: "demo") { _, _ in }
         let store = LiveStoreTests.store()
         mirror.receive(try #require(store.setInitSegment([9, 9])), backlog: Self.idle)
         for publication in LiveStoreTests.publish(store, count: 8, bytes: 10) {
@@ -44,7 +44,7 @@ import Testing
         let root = Self.folder()
         defer { try? FileManager.default.removeItem(at: root) }
         let events = Events()
-        let mirror = try DirectoryMirror(root: root, channel: "demo", report: events.reporter)
+        let mirror = DirectoryMirror(root: root, channel: "demo", report: events.reporter)
         let store = LiveStoreTests.store()
         mirror.receive(try #require(store.setInitSegment([9])), backlog: Self.idle)
         let changes = LiveStoreTests.publish(store, count: 6, bytes: 10)
@@ -74,7 +74,7 @@ import Testing
         let root = Self.folder()
         defer { try? FileManager.default.removeItem(at: root) }
         let events = Events()
-        let mirror = try DirectoryMirror(root: root, channel: "demo", report: events.reporter)
+        let mirror = DirectoryMirror(root: root, channel: "demo", report: events.reporter)
         let store = LiveStoreTests.store()
         let changes = LiveStoreTests.publish(store, count: 8, bytes: 10)
         mirror.receive(changes[0], backlog: Self.idle)
@@ -100,7 +100,7 @@ import Testing
             try Data([1]).write(to: folder.appendingPathComponent(name))
         }
         let previous = try #require(DirectoryMirror.previousRun(root: root, channel: "demo"))
-        let mirror = try DirectoryMirror(root: root, channel: "demo", earlier: previous) { _, _ in }
+        let mirror = DirectoryMirror(root: root, channel: "demo", earlier: previous) { _, _ in }
         let store = ContinuationTests.store(previous: previous)
         mirror.receive(try #require(store.setInitSegment([2])), backlog: Self.idle)
         for publication in LiveStoreTests.publish(store, count: 12, from: 9, bytes: 10) {

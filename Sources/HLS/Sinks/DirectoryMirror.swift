@@ -31,26 +31,34 @@ public final class DirectoryMirror: PublicationSink, @unchecked Sendable {
     private var newestWritten: Int?
     private var failing = false
     private var skippedSegments = 0
+    /// The folder has been made.
+    private var made = false
 
-    /// Creates the channel folder. `earlier`: what ``previousRun(root:channel:)`` read there, the same
-    /// run the timeline continues; the files it found (named by its playlist, under this program's
-    /// names, as plain files) are this mirror's to remove once the timeline no longer holds them.
-    /// Throws when the folder cannot be created or written.
+    /// A mirror of the channel's folder, made on its runner's thread with the first publication (a
+    /// slow disk never holds up the start). `earlier`: what ``previousRun(root:channel:)`` read there,
+    /// the same run the timeline continues; the files it found (named by its playlist, under this
+    /// program's names, as plain files) are this mirror's to remove once the timeline no longer holds them.
     ///
     /// `rendition`: for a channel published in several, the folder of the one this mirror writes;
     /// `writesIndex`: this one writes the channel's multivariant playlist (the largest rendition's does).
     public init(
         root: URL, channel: String, rendition: String? = nil, writesIndex: Bool = true,
         earlier: Timeline.PreviousRun? = nil, report: @escaping EventReporter
-    ) throws {
+    ) {
         folder = Self.folder(root: root, channel: channel, rendition: rendition)
         indexFolder = writesIndex ? Self.folder(root: root, channel: channel) : nil
         self.report = report
+        written = Set(earlier?.files.keys.compactMap(MediaFileName.init) ?? [])
+    }
+
+    /// Creates the channel's folder and checks it can be written: before a broadcast starts, so a
+    /// folder that cannot be used is one line at the command, not an event later.
+    public static func checkWritable(root: URL, channel: String) throws {
+        let folder = folder(root: root, channel: channel)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let probe = folder.appendingPathComponent(".onair-write-test")
         try Data().write(to: probe)
         try FileManager.default.removeItem(at: probe)
-        written = Set(earlier?.files.keys.compactMap(MediaFileName.init) ?? [])
     }
 
     static func folder(root: URL, channel: String, rendition: String? = nil) -> URL {
@@ -94,6 +102,10 @@ public final class DirectoryMirror: PublicationSink, @unchecked Sendable {
                 // What failed may have been lost with the folder: trust only what is there.
                 written = written.filter { isPlainFile(folder.appendingPathComponent($0.description)) }
                 playlists.removeAll()
+            }
+            if !made {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                made = true
             }
             let skipped = try synchronize(with: timeline, ladder: publication.ladder)
             if failing {
