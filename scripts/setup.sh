@@ -19,7 +19,7 @@ packages=(
     procps time bc fonts-dejavu-core                           # benchmarks: CPU, peak memory, the peer's font
     libx264-dev                                                # the x264 hint benchmark's encoder, called directly
     nginx wrk                                                  # the serving benchmark (peer, load); the viewer-flood test
-    libnginx-mod-rtmp python3-venv                             # push tests: an RTMP ingest; a venv for SeaweedFS
+    libnginx-mod-rtmp libnginx-mod-stream python3-venv         # push tests: an RTMP(S) ingest; a venv for SeaweedFS
     varnish                                                    # an edge cache in front of onair serve
     libpipewire-0.3-dev libsystemd-dev                         # Wayland capture: PipeWire streams, the portal over sd-bus
     sway xdg-desktop-portal xdg-desktop-portal-wlr dbus        # a headless Wayland desktop with a ScreenCast portal,

@@ -6,6 +6,7 @@ import Media
 import Metrics
 import Prometheus
 import Publisher
+import Push
 import Server
 
 struct Publish: AsyncParsableCommand {
@@ -151,6 +152,7 @@ struct Publish: AsyncParsableCommand {
             throw UsageError(message: error.message)
         }
         var configuration = broadcastConfiguration
+        PushTrust.trust(authoritiesIn: push.certificateAuthorities)
         // A private channel: what this process writes (rewind window, recordings, --hls-dir) is this user's only.
         if configuration.server.viewerAccess != nil { umask(0o077) }
         configuration.watermark = try watermark.load()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import enum Media.RegularFile
 import Push
 
 struct PushOptions: ParsableArguments {
@@ -21,6 +22,14 @@ struct PushOptions: ParsableArguments {
             valueName: "'Name: value'"))
     var headers: [String] = []
 
+    @Option(
+        name: .customLong("push-ca"),
+        help: ArgumentHelp(
+            "Trust the certificate authorities in FILE (PEM) for https:// and rtmps:// destinations, besides the "
+                + "system's (a private CA, or a self-signed ingest). Certificates are always verified.",
+            valueName: "file"))
+    var certificateAuthorities: String?
+
     @Flag(
         name: .customLong("no-serve"),
         help: ArgumentHelp("Do not start the built-in HTTP server: publish to the --push destinations only."))
@@ -28,6 +37,13 @@ struct PushOptions: ParsableArguments {
 
     func validate() throws {
         _ = try parsed(environment: ProcessInfo.processInfo.environment)
+        if let certificateAuthorities {
+            guard let bytes = try? RegularFile.read(certificateAuthorities, limit: 1 << 20),
+                String(decoding: bytes, as: UTF8.self).contains("-----BEGIN CERTIFICATE-----")
+            else {
+                throw ValidationError("--push-ca \(certificateAuthorities) is not a readable PEM file of certificates")
+            }
+        }
         if noServe, destinations.isEmpty {
             throw ValidationError("--no-serve needs at least one --push destination: the stream would go nowhere")
         }

@@ -38,7 +38,9 @@ class Nginx:
     players), which fails every request with 500 while the file `fail` exists in its folder.
     `rtmp`: an RTMP ingest that records each publication under `recordings`."""
 
-    def __init__(self, folder, webdav=True, rtmp=False, port=None):
+    def __init__(self, folder, webdav=True, rtmp=False, port=None, rtmps=None):
+        """`rtmps`: (certificate, key) for an RTMPS ingest on `tls_port` (TLS ended by nginx's
+        stream module in front of the RTMP one)."""
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.root = self.folder / "root"
@@ -49,6 +51,19 @@ class Nginx:
         self.port = port or free_port()
         self.process = None
         modules = "load_module /usr/lib/nginx/modules/ngx_rtmp_module.so;" if rtmp else ""
+        self.tls_port = free_port() if rtmps else None
+        stream_block = ""
+        if rtmps:
+            modules += "\nload_module /usr/lib/nginx/modules/ngx_stream_module.so;"
+            stream_block = f"""
+stream {{
+    server {{
+        listen 127.0.0.1:{self.tls_port} ssl;
+        ssl_certificate {rtmps[0]};
+        ssl_certificate_key {rtmps[1]};
+        proxy_pass 127.0.0.1:{self.port};
+    }}
+}}"""
         rtmp_block = f"""
 rtmp {{
     server {{
@@ -93,6 +108,7 @@ error_log {self.folder}/error.log warn;
 events {{ worker_connections 512; }}
 {http_block}
 {rtmp_block}
+{stream_block}
 """)
         self.start()
 

@@ -196,3 +196,43 @@ def test_a_thousand_held_reloads_cost_no_thread_each(live):
     assert unanswered == 1000, "all were held"
     assert during <= before + 4, f"{before} threads before, {during} with 1000 requests held"
     assert all(r.startswith(b"HTTP/1.1 200") and f"part{msn + 1}.5.m4s".encode() in r for r in responses)
+
+
+def apply_delta(previous, delta_text):
+    """What a player makes of a delta update: the skipped segments taken from the playlist it had."""
+    lines = delta_text.splitlines()
+    skip = next(line for line in lines if line.startswith("#EXT-X-SKIP:"))
+    skipped = int(re.search(r"SKIPPED-SEGMENTS=(\d+)", skip).group(1))
+    delta = MediaPlaylist(delta_text)
+    known = {previous.sequence + index: segment for index, segment in enumerate(previous.segments)}
+    restored = [known[delta.sequence + index] for index in range(skipped)]
+    return delta.sequence, restored + delta.segments, skipped
+
+
+def test_a_delta_update_is_one_a_player_can_apply():
+    """_HLS_skip=YES: the segments older than CAN-SKIP-UNTIL are replaced by EXT-X-SKIP, and a player
+    that applies it to the playlist it had gets what the full playlist lists for the same reload."""
+    publisher = Publisher("--low-latency", "--part-duration", "0.2", "--segment-duration", "1",
+                          "--playlist-size", "12", "--size", "640x360")
+    try:
+        publisher.wait_for_segments(12)
+        earlier = MediaPlaylist(publisher.get("media.m3u8").text)
+        for attempt in range(10):
+            msn, part = next_part(publisher.get("media.m3u8").text)
+            query = f"_HLS_msn={msn}&_HLS_part={part}"
+            full = publisher.get(f"media.m3u8?{query}").text
+            delta = publisher.get(f"media.m3u8?{query}&_HLS_skip=YES").text
+            if parse_parts(full)[1] == parse_parts(delta)[1]:
+                break  # both answered at the same part
+        assert "#EXT-X-SKIP:SKIPPED-SEGMENTS=" in delta
+        assert "CAN-SKIP-UNTIL=6.000" in full
+        sequence, segments, skipped = apply_delta(earlier, delta)
+        expected = MediaPlaylist(full)
+        assert skipped >= 1 and sequence == expected.sequence
+        assert [s["uri"] for s in segments] == [s["uri"] for s in expected.segments]
+        assert [s["duration"] for s in segments] == [s["duration"] for s in expected.segments]
+        # What is skipped ended more than CAN-SKIP-UNTIL (6 s) before the live edge.
+        assert sum(s["duration"] for s in expected.segments[skipped:]) >= 6 - 1.001
+        assert int(re.search(r"#EXT-X-VERSION:(\d+)", delta).group(1)) >= 9
+    finally:
+        publisher.kill()

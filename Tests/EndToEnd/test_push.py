@@ -5,6 +5,7 @@ playlist it serves obeys the HLS rules and names only files that are there, ever
 with an IDR and decodes, and the end of the stream arrives with EXT-X-ENDLIST."""
 
 import json
+import re
 import signal
 import subprocess
 import tempfile
@@ -15,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from destinations import Nginx, SeaweedFS, ThrottlingProxy
-from harness import Publisher, fetch, free_port, run_onair, wait_until
+from edges import TOKEN, Origin
+from harness import Publisher, fetch, free_port, make_certificate, run_onair, wait_until
 from hls_rules import MediaPlaylist, check_history, check_media_playlist
 from test_faults import check_every_run_decodes
 
@@ -117,6 +119,27 @@ def events(publisher, code):
     return [line for line in publisher.output().splitlines() if f"[{code}]" in line]
 
 
+def push_series(publisher, name, destination):
+    """The value of one onair_push_* series of `destination` on the publisher's /metrics."""
+    text = fetch(f"{publisher.base}/metrics").text
+    pattern = rf'^{name}\{{(?=[^}}]*channel="demo")(?=[^}}]*destination="{re.escape(destination)}")[^}}]*\}} (\S+)$'
+    values = [float(value) for value in re.findall(pattern, text, re.MULTILINE)]
+    assert values, f"{name} for {destination} is not on /metrics"
+    return sum(values)
+
+
+def check_push_metrics(publisher, destination, stored):
+    """The destination's series say what it received: uploads, their bytes at least what it holds of
+    the segments, no failure, a duration for each upload, the queue."""
+    uploads = push_series(publisher, "onair_push_uploads_total", destination)
+    sent = push_series(publisher, "onair_push_bytes_total", destination)
+    held = sum(path.stat().st_size for path in stored.glob("seg*.m4s"))
+    assert uploads >= 6 and sent >= held > 0, (uploads, sent, held)
+    assert push_series(publisher, "onair_push_failures_total", destination) == 0
+    assert push_series(publisher, "onair_push_upload_seconds_count", destination) >= uploads - 2
+    push_series(publisher, "onair_push_queue_depth", destination)
+
+
 def local_segments(publisher):
     response = publisher.get("media.m3u8")
     return MediaPlaylist(response.text).sequence + len(MediaPlaylist(response.text).segments) if response else 0
@@ -131,6 +154,7 @@ def test_an_http_ingest_gets_the_stream_valid_at_every_moment_and_its_end(tmp_pa
         wait_until(lambda: viewer.newest.sequence >= 4, 30, what="the window to slide at nginx")
         # Once out of the playlist and its availability window (1 s + the playlist's 4 s), deleted.
         wait_until(lambda: not (nginx.root / "live/demo/seg0.m4s").exists(), 20, what="seg0 to be deleted")
+        check_push_metrics(publisher, f"{nginx.base}/live/demo/", stored=nginx.root / "live/demo")
         assert publisher.stop() == 0
         wait_until(lambda: viewer.newest.ended, 10, what="EXT-X-ENDLIST at nginx")
         viewer.stop()
@@ -245,6 +269,65 @@ def test_rtmp_gets_the_same_encode_and_reconnects_after_the_ingest_restarts(tmp_
     finally:
         publisher.kill()
         nginx.stop()
+
+
+def test_rtmps_is_verified_and_takes_a_private_authority(tmp_path):
+    certificate, key = make_certificate(tmp_path)
+    nginx = Nginx(tmp_path / "rtmps", webdav=False, rtmp=True, rtmps=(certificate, key))
+    destination = f"rtmps://127.0.0.1:{nginx.tls_port}/live/secret-key"
+    untrusted = Publisher(*SMALL, "--push", destination, "--no-serve")
+    try:
+        # Without the authority the ingest's certificate is refused: nothing is sent to it.
+        wait_until(lambda: events(untrusted, "push_failed"), 20, what="push_failed for an unknown certificate")
+        assert not any(path.stat().st_size > 0 for path in nginx.recordings.glob("*.flv"))
+    finally:
+        untrusted.kill()
+    publisher = Publisher(*SMALL, "--push", destination, "--push-ca", str(certificate), "--no-serve")
+    try:
+        wait_until(lambda: any(path.stat().st_size > 50_000 for path in nginx.recordings.glob("*.flv")), 30,
+                   what="nginx-rtmp to record the stream sent over TLS")
+        assert publisher.stop() == 0
+        nginx.stop()
+        path = max(nginx.recordings.glob("*.flv"), key=lambda p: p.stat().st_size)
+        assert sorted(s["codec_name"] for s in flv_streams(path)["streams"]) == ["aac", "h264"]
+    finally:
+        publisher.kill()
+        nginx.stop()
+
+
+def test_an_https_ingest_is_verified_and_takes_a_private_authority(tmp_path):
+    certificate, key = make_certificate(tmp_path)
+    origin = Origin("--tls-cert", str(certificate), "--tls-key", str(key))
+    destination = f"https://127.0.0.1:{origin.port}/ingest/demo/"
+    header = f"Authorization: Bearer {TOKEN}"
+    untrusted = Publisher(*SMALL, "--push", destination, "--push-header", header, "--no-serve")
+    try:
+        wait_until(lambda: events(untrusted, "push_failed"), 20, what="push_failed for an unknown certificate")
+    finally:
+        untrusted.kill()
+    publisher = Publisher(*SMALL, "--push", destination, "--push-header", header, "--push-ca", str(certificate),
+                          "--no-serve")
+    try:
+        def listed():
+            response = fetch_tls(f"https://127.0.0.1:{origin.port}/live/demo/media.m3u8", certificate)
+            return response and MediaPlaylist(response).segments and MediaPlaylist(response)
+        playlist = wait_until(listed, 30, what="the channel at the https origin")
+        check_media_playlist(playlist, "fmp4", window=6)
+        assert not events(publisher, "push_failed")
+    finally:
+        publisher.kill()
+        origin.stop()
+
+
+def fetch_tls(url, certificate):
+    import ssl
+    import urllib.request
+    context = ssl.create_default_context(cafile=str(certificate))
+    try:
+        with urllib.request.urlopen(url, context=context, timeout=5) as response:
+            return response.read().decode()
+    except (OSError, urllib.error.URLError):
+        return None
 
 
 def test_an_ingest_down_at_start_is_reported_and_gets_the_stream_once_it_comes_up(tmp_path):

@@ -3,6 +3,7 @@ import Foundation
 import Media
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 /// Why sending to a destination failed, and whether to try again.
 public enum PushFailure: Error, Equatable, CustomStringConvertible {
@@ -53,6 +54,11 @@ final class HTTPTransport: Sendable {
         // Keep-alive HTTP/1.1, one request at a time per connection, as ingest points expect it
         // (nginx's WebDAV and CDN ingests speak it; the sink sends one file at a time anyway).
         configuration.httpVersion = .http1Only
+        if let authorities = PushTrust.authorities {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.additionalTrustRoots = [.file(authorities)]
+            configuration.tlsConfiguration = tls
+        }
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 

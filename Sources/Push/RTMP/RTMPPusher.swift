@@ -141,6 +141,9 @@ private final class RTMPConnection: @unchecked Sendable {
         defer { av_dict_free(&options) }
         // Give up a connection that stalls for 5 s; reconnecting is better than waiting forever.
         av_dict_set(&options, "rw_timeout", "5000000", 0)
+        // RTMPS: the ingest's certificate is verified (libavformat's TLS does not unless asked).
+        av_dict_set(&options, "tls_verify", "1", 0)
+        if let authorities = PushTrust.authorities { av_dict_set(&options, "ca_file", authorities, 0) }
         var interrupt = AVIOInterruptCB(
             callback: { opaque in
                 guard let opaque else { return 0 }
