@@ -1,29 +1,40 @@
 public import Media
 
-/// Turns whatever a source delivers into a constant frame rate on the broadcast clock.
+/// Turns whatever a source delivers into frames on the broadcast clock's slots (`fps` a second).
 ///
 /// Once per frame slot it asks the source for a picture; when the source has nothing new, or
-/// the slot was missed because capture ran late, the last picture is repeated: a gap never
-/// reaches the encoder. Late frames are dropped downstream by the queue's newest-kept policy.
+/// the slot was missed because capture ran late, the last picture is repeated. Which slots reach
+/// the encoder is the ``Cadence``'s decision: every one (a constant rate), or only new pictures and
+/// what the stream needs (a still screen costs almost nothing). Late frames are dropped downstream
+/// by the queue's newest-kept policy.
 /// While the broadcast is paused, or the source cannot see its screen, a ``StandbyCard`` over the
 /// last picture is sent instead, on the same clock: resuming makes no jump in time.
 public final class Pacer {
     public let fps: Int
     public let clock: MediaClock
+    /// Slots with a new picture.
     public let captured = Counter()
+    /// Slots without one (the last picture, or the standby card, again), encoded or not.
     public let repeated = Counter()
+    /// Slots the cadence left out: no frame went to the encoder.
+    public let skipped = Counter()
     /// Nanoseconds spent preparing fresh pictures, to show what the watermark costs.
     public let preparing = Counter()
     /// Work done once per fresh picture (the watermark): a repeat shares its picture with the
     /// frame before, so it must not be stamped again.
     private let prepare: ((VideoFrame) -> Void)?
     private let pause: PauseSwitch
+    private var cadence: Cadence?
 
-    public init(fps: Int, clock: MediaClock, pause: PauseSwitch = PauseSwitch(), prepare: ((VideoFrame) -> Void)? = nil)
-    {
+    /// `cadence`: which slots reach the encoder; nil for every one.
+    public init(
+        fps: Int, clock: MediaClock, pause: PauseSwitch = PauseSwitch(), cadence: Cadence? = nil,
+        prepare: ((VideoFrame) -> Void)? = nil
+    ) {
         self.fps = fps
         self.clock = clock
         self.pause = pause
+        self.cadence = cadence
         self.prepare = prepare
     }
 
@@ -38,6 +49,14 @@ public final class Pacer {
         defer { outputs.forEach { $0.close() } }
         func push(_ frame: VideoFrame) {
             for output in outputs { output.push(frame) }
+        }
+        /// Whether slot `index` reaches the encoder; counted when it does not.
+        func encodes(_ index: Int64, changed: Bool) -> Bool {
+            guard var decider = cadence else { return true }
+            defer { cadence = decider }
+            if decider.decide(slot: index, changed: changed) != nil { return true }
+            skipped.add()
+            return false
         }
         var last: VideoFrame?
         var card: (kind: StandbyCard, frame: VideoFrame)?
@@ -58,19 +77,22 @@ public final class Pacer {
                 }
                 last = fresh
                 card = nil
-                push(fresh)
+                if encodes(index, changed: true) { push(fresh) }
             } else if let standby = paused ? StandbyCard.paused : source.isInterrupted ? .unavailable : nil {
-                if card?.kind != standby {
+                let appears = card?.kind != standby
+                if appears {
                     card = (
                         standby, try standby.render(over: last, width: source.width, height: source.height, index: 0)
                     )
                 }
                 repeated.add()
-                push(try card!.frame.reference(index: index))
+                if encodes(index, changed: appears) { push(try card!.frame.reference(index: index)) }
             } else if let last {
+                // The standby card going is a change back to the picture.
+                let returns = card != nil
                 card = nil
                 repeated.add()
-                push(try last.reference(index: index))
+                if encodes(index, changed: returns) { push(try last.reference(index: index)) }
             } else {
                 throw PacerError.noFirstPicture
             }

@@ -57,9 +57,13 @@ public final class VideoEncoder {
                 "x264-params")
             try check(av_opt_set(context.pointee.priv_data, "forced-idr", "1", 0), "forced-idr")
         } finish: { _, packet in
-            // Constant frame rate: every packet lasts one tick of the 1/fps time base, which the
-            // fMP4 muxer needs for the last sample of a fragment.
+            // One tick of the 1/fps time base; a picture shown longer (a still screen's frames come
+            // with gaps) gets its real length from the packager, once the next one is known.
             packet.pointee.duration = 1
+            // No frame is reordered (zerolatency: no B-frames), so each decodes when it is shown.
+            // libx264 counts decode times in frames, not from the timestamps, which a variable
+            // frame rate would leave behind the presentation times.
+            packet.pointee.dts = packet.pointee.pts
         }
         stream = try codec.streamDescription()
         sending = try checkAllocation(av_frame_alloc(), "av_frame_alloc")

@@ -230,7 +230,8 @@ public final class Broadcast: Sendable {
             logger.warning("the watermark is larger than the \(config.width)x\(config.height) picture: shrunk to fit")
         }
         let pacer = Pacer(
-            fps: config.fps, clock: clock, pause: pause, prepare: overlay.map { overlay in { overlay.apply(to: $0) } })
+            fps: config.fps, clock: clock, pause: pause, cadence: config.cadence,
+            prepare: overlay.map { overlay in { overlay.apply(to: $0) } })
         let videoSource: any VideoSource =
             switch config.video {
             case .testPattern:
@@ -271,7 +272,7 @@ public final class Broadcast: Sendable {
             let counts = control.statistics()
             hub.report(
                 .stopped,
-                "stopped channel \(config.channel): \(counts.segmentsOut) segments, \(counts.framesCaptured) frames captured, \(counts.framesRepeated) repeated, \(counts.framesDropped) dropped"
+                "stopped channel \(config.channel): \(counts.segmentsOut) segments, \(counts.framesCaptured) frames captured, \(counts.framesRepeated) repeated, \(counts.framesDropped) dropped, \(counts.framesEncoded) encoded"
                     + (counts.renditions ?? []).map {
                         "; \($0.id): \($0.framesEncoded) encoded, \($0.framesDropped) dropped, \($0.framesShed) repeated to keep up"
                     }.joined()

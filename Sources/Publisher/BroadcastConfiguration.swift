@@ -82,4 +82,29 @@ public struct BroadcastConfiguration: Sendable {
 
     /// Frames between IDRs: one GOP per segment.
     public var keyframeInterval: Int { Int((Double(fps) * segmentDuration).rounded()) }
+
+    /// `--frame-rate`: a screen's frames follow what changes on it, or every slot is encoded.
+    public var frameRate = Cadence.Mode.followsScreen
+
+    /// Why this broadcast encodes every slot although `frameRate` says to follow the screen; nil
+    /// when it follows. The test pattern changes every frame anyway; MPEG-TS carries no frame
+    /// durations (a player guesses the last frame's after a gap), and an RTMP service may expect a
+    /// steady rate: those keep the constant one.
+    public var constantRateReason: String? {
+        guard frameRate == .followsScreen else { return "--frame-rate constant" }
+        if case .testPattern = video { return "the test pattern changes every frame" }
+        if format == .ts { return "MPEG-TS carries no frame durations" }
+        if push.contains(where: { if case .rtmp = $0 { true } else { false } }) {
+            return "an RTMP service may expect a steady rate"
+        }
+        return nil
+    }
+
+    /// Which slots the encoder gets.
+    public var cadence: Cadence {
+        Cadence(
+            configuration: .init(
+                mode: constantRateReason == nil ? .followsScreen : .constant, keyframeInterval: keyframeInterval,
+                partSlots: partDuration.map { Int((Double(fps) * $0).rounded()) }, heartbeat: fps))
+    }
 }

@@ -13,6 +13,7 @@ final class BroadcastControl: ChannelControl {
     private let hub: EventHub
     private let captured: Counter
     private let repeated: Counter
+    private let skipped: Counter
     private let stats: BroadcastStats
     private let store: LiveStore
     private let work: CaptureWork?
@@ -29,6 +30,7 @@ final class BroadcastControl: ChannelControl {
         self.hub = hub
         captured = pacer.captured
         repeated = pacer.repeated
+        skipped = pacer.skipped
         self.stats = stats
         self.store = store
     }
@@ -54,7 +56,7 @@ final class BroadcastControl: ChannelControl {
     func statistics() -> ChannelStatistics {
         ChannelStatistics(
             framesCaptured: captured.current, framesEncoded: stats.framesEncoded.current,
-            framesRepeated: repeated.current, framesDropped: stats.framesDropped.current,
+            framesRepeated: repeated.current, framesSkipped: skipped.current, framesDropped: stats.framesDropped.current,
             bytesOut: stats.videoBytes.current + stats.audioBytes.current, segmentsOut: store.summary().segments,
             capture: work?.figures,
             renditions: stats.renditions.isEmpty

@@ -9,7 +9,7 @@ final class BroadcastMetrics: Sendable {
     private let viewers: @Sendable () -> Int
     private let counters: [Metrics.Counter]
     private let viewerGauge: Gauge
-    private let reported = Mutex<[Int]>([0, 0, 0, 0, 0, 0])
+    private let reported = Mutex<[Int]>([0, 0, 0, 0, 0, 0, 0])
 
     init(control: BroadcastControl, viewers: @escaping @Sendable () -> Int) {
         self.control = control
@@ -18,6 +18,7 @@ final class BroadcastMetrics: Sendable {
         counters = [
             "onair_frames_captured_total", "onair_frames_encoded_total", "onair_frames_repeated_total",
             "onair_frames_dropped_total", "onair_media_bytes_total", "onair_segments_total",
+            "onair_frames_skipped_total",
         ].map { Counter(label: $0, dimensions: channel) }
         viewerGauge = Gauge(label: "onair_viewers", dimensions: channel)
     }
@@ -28,7 +29,7 @@ final class BroadcastMetrics: Sendable {
             let counts = control.statistics()
             let now = [
                 counts.framesCaptured, counts.framesEncoded, counts.framesRepeated, counts.framesDropped,
-                counts.bytesOut, counts.segmentsOut,
+                counts.bytesOut, counts.segmentsOut, counts.framesSkipped,
             ]
             for (index, counter) in counters.enumerated() where now[index] > reported[index] {
                 counter.increment(by: now[index] - reported[index])

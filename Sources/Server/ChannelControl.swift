@@ -17,9 +17,15 @@ public protocol ChannelControl: Sendable {
 
 /// The counts a broadcast keeps, for the control API and `/metrics`.
 public struct ChannelStatistics: Sendable, Equatable, Codable {
+    /// Frame slots with a new picture.
     public var framesCaptured: Int
+    /// Frames given to the encoder (a new picture, or one the stream needed again).
     public var framesEncoded: Int
+    /// Frame slots without a new picture (the last one, or the standby card, again), encoded or not.
     public var framesRepeated: Int
+    /// Frame slots the cadence left out: no frame was encoded for them (a still screen).
+    public var framesSkipped: Int
+    /// Frames the encoder could not take in time.
     public var framesDropped: Int
     public var bytesOut: Int
     public var segmentsOut: Int
@@ -44,9 +50,10 @@ public struct ChannelStatistics: Sendable, Equatable, Codable {
     }
 
     public init(
-        framesCaptured: Int, framesEncoded: Int, framesRepeated: Int, framesDropped: Int, bytesOut: Int,
-        segmentsOut: Int, capture: CaptureWork.Figures? = nil, renditions: [Rendition]? = nil
+        framesCaptured: Int, framesEncoded: Int, framesRepeated: Int, framesSkipped: Int = 0, framesDropped: Int,
+        bytesOut: Int, segmentsOut: Int, capture: CaptureWork.Figures? = nil, renditions: [Rendition]? = nil
     ) {
+        self.framesSkipped = framesSkipped
         self.capture = capture
         self.renditions = renditions
         self.framesCaptured = framesCaptured

@@ -1,5 +1,6 @@
 public import ArgumentParser
 import Capture
+import Encoding
 import Foundation
 import HLS
 import Publisher
@@ -113,8 +114,17 @@ struct EncodingOptions: ParsableArguments {
             valueName: "list"))
     var renditions: String?
 
-    @Option(help: ArgumentHelp("Frames per second, 1 to 60.", valueName: "n"))
+    @Option(help: ArgumentHelp("Frames per second, 1 to 60: the most a screen source sends.", valueName: "n"))
     var fps = 30
+
+    @Option(
+        help: ArgumentHelp(
+            "follow: a screen's frames follow what changes on it (a still screen costs almost nothing: only new "
+                + "pictures, each segment's and part's first frame, a short top-off after a change and one frame a "
+                + "second are encoded); constant: every slot is encoded, a steady --fps (editing, ingests that "
+                + "demand it). The test pattern, MPEG-TS and RTMP destinations keep a constant rate.",
+            valueName: "follow|constant"))
+    var frameRate = Cadence.Mode.followsScreen
 
     @Option(help: ArgumentHelp("H.264 rate cap in bits per second (k, M suffixes).", valueName: "rate"))
     var videoBitrate = Bitrate(bitsPerSecond: 2_500_000)
@@ -334,5 +344,7 @@ struct ControlOptions: ParsableArguments {
 }
 
 extension ContainerFormat: ExpressibleByArgument {}
+
+extension Cadence.Mode: ExpressibleByArgument {}
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -114,6 +114,7 @@ struct Publish: AsyncParsableCommand {
         config.width = size.width
         config.height = size.height
         config.fps = encoding.fps
+        config.frameRate = encoding.frameRate
         config.videoBitrate = encoding.videoBitrate.bitsPerSecond
         config.audioBitrate = encoding.audioBitrate.bitsPerSecond
         config.format = output.format
@@ -216,6 +217,11 @@ struct Publish: AsyncParsableCommand {
                 "the channel is private: the watch link works for \(Self.lifetime(access.lifetime)) or more; "
                     + "newer links from \(configuration.server.scheme)://\(configuration.server.displayHost):\(configuration.server.port)/api/channels "
                     + "with Authorization: Bearer <viewer token>")
+        }
+        if configuration.frameRate == .followsScreen {
+            notices.append(
+                configuration.constantRateReason.map { "every frame slot is encoded: \($0)" }
+                    ?? "frames follow the screen: a still screen is encoded only where the stream needs a frame (--frame-rate constant for every slot)")
         }
         for notice in notices { logger.notice("\(notice)") }
         let registry = PrometheusCollectorRegistry()

@@ -156,10 +156,11 @@ def make_certificate(folder):
 
 
 def segment_picture(media, sequence, width, height, frame=15):
-    """A picture of a published fMP4 segment in a folder (its 16th frame by default), as a function
-    from (x, y) to (r, g, b)."""
+    """A picture of a published fMP4 segment in a folder (the one shown at its 16th frame slot by
+    default: a screen's frames follow what changes, so slots are filled from the picture before),
+    as a function from (x, y) to (r, g, b)."""
     data = (media / "init.mp4").read_bytes() + (media / f"seg{sequence}.m4s").read_bytes()
-    raw = subprocess.run(["ffmpeg", "-v", "error", "-i", "-", "-vf", f"select=eq(n\\,{frame})", "-frames:v", "1",
+    raw = subprocess.run(["ffmpeg", "-v", "error", "-i", "-", "-vf", f"fps=30,select=eq(n\\,{frame})", "-frames:v", "1",
                           "-f", "rawvideo", "-pix_fmt", "rgb24", "-"], input=data, capture_output=True,
                          check=True).stdout
     assert len(raw) == width * height * 3, f"seg{sequence}: {len(raw)} bytes"

@@ -121,12 +121,27 @@ import Testing
                 #EXTM3U
                 #EXT-X-VERSION:6
                 #EXT-X-INDEPENDENT-SEGMENTS
-                #EXT-X-STREAM-INF:BANDWIDTH=1240800,AVERAGE-BANDWIDTH=1240800,CODECS="avc1.64001f,mp4a.40.2",RESOLUTION=1280x720,FRAME-RATE=30.000
+                #EXT-X-STREAM-INF:BANDWIDTH=1240801,AVERAGE-BANDWIDTH=1240800,CODECS="avc1.64001f,mp4a.40.2",RESOLUTION=1280x720,FRAME-RATE=30.000
                 720p/media.m3u8
                 #EXT-X-STREAM-INF:BANDWIDTH=1240800,AVERAGE-BANDWIDTH=1240800,CODECS="avc1.64001f,mp4a.40.2",RESOLUTION=640x360,FRAME-RATE=30.000
                 360p/media.m3u8
 
                 """)
+    }
+
+    /// Measured rates can invert (the test pattern's 720p rung measured 412k, its 360p rung 615k):
+    /// each BANDWIDTH is raised just above the one below it, never lowered.
+    @Test func declaredBandwidthsKeepTheRungsInOrderOfQuality() {
+        func variant(_ uri: String, _ bandwidth: Int) -> MultivariantPlaylist.Variant {
+            .init(uri: uri, bandwidth: bandwidth, averageBandwidth: bandwidth / 2, codecs: [], width: 0, height: 0, frameRate: 0)
+        }
+        let ordered = LadderView.ordered([
+            variant("1080p", 500_000), variant("720p", 412_000), variant("360p", 615_000), variant("180p", 100_000),
+        ])
+        #expect(ordered.map(\.bandwidth) == [615_002, 615_001, 615_000, 100_000])
+        #expect(ordered.map(\.averageBandwidth) == [250_000, 206_000, 307_500, 50_000])
+        let inOrder = LadderView.ordered([variant("720p", 3_000_000), variant("360p", 900_000)])
+        #expect(inOrder.map(\.bandwidth) == [3_000_000, 900_000])
     }
 
     @Test func theSoundInARenditionOfItsOwnIsOneAudioGroupEveryVariantNames() {

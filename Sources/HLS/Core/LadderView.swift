@@ -52,6 +52,25 @@ public struct LadderView: Sendable, Equatable {
     /// One EXT-X-STREAM-INF per video rendition; with an audio rendition, each names it as its
     /// `AUDIO` group and counts its rate and codec as its own (what a player fetches to play it).
     public var multivariantPlaylist: MultivariantPlaylist {
+        var playlist = unorderedPlaylist
+        playlist.variants = Self.ordered(playlist.variants)
+        return playlist
+    }
+
+    /// The variants, largest first, with each one's BANDWIDTH raised, where it must be, just above
+    /// the one below it: measured rates can invert (a still picture costs the top rung little, and
+    /// a small one can measure more), and players choose by BANDWIDTH, so on a fast link they would
+    /// take a lower rung. Raised only, a BANDWIDTH stays an upper bound of its rung's peak.
+    static func ordered(_ variants: [MultivariantPlaylist.Variant]) -> [MultivariantPlaylist.Variant] {
+        var variants = variants
+        for index in variants.indices.dropLast().reversed()
+        where variants[index].bandwidth <= variants[index + 1].bandwidth {
+            variants[index].bandwidth = variants[index + 1].bandwidth + 1
+        }
+        return variants
+    }
+
+    private var unorderedPlaylist: MultivariantPlaylist {
         guard let audio = entries.first(where: { $0.audioChannels != nil }) else {
             return MultivariantPlaylist(version: version, variants: entries.map(\.variant))
         }

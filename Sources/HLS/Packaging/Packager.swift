@@ -49,12 +49,15 @@ final class Packager {
         initSegment = format == .fmp4 ? output.take() : []
     }
 
-    /// Writes one packet into the open fragment. Wraps `av_write_frame`.
-    func write(_ packet: EncodedPacket) throws {
+    /// Writes one packet into the open fragment; `duration` (in the packet's time base) replaces
+    /// its own, for a picture shown until the next one however many slots lie between. Wraps
+    /// `av_write_frame`.
+    func write(_ packet: EncodedPacket, duration: Int64? = nil) throws {
         guard let stream = streams[packet.track] else { return }
         // The muxer writes into the packet: it gets a reference of its own, the shared one stays as it is.
         let copy = try LibavAllocation(av_packet_clone(packet.packet), "av_packet_clone") { av_packet_free(&$0) }
         copy.pointer.pointee.stream_index = stream.index
+        if let duration { copy.pointer.pointee.duration = duration }
         av_packet_rescale_ts(
             copy.pointer, AVRational(num: packet.timeBase.numerator, den: packet.timeBase.denominator), stream.timeBase)
         try check(av_write_frame(context, copy.pointer), "av_write_frame")

@@ -18,6 +18,9 @@ public final class PackagingStage {
     private let sinks: [SinkRunner]
     /// Shared with the channel's other renditions, when it has several.
     private let board: LadderBoard?
+    /// The newest picture, written once the next one comes: it lasts until then (a still screen's
+    /// encoder is given fewer pictures than slots), so a fragment's samples cover its whole time.
+    private var heldPicture: EncodedPacket?
 
     /// Opens the muxer over `tracks` and publishes the init segment.
     public init(
@@ -44,12 +47,17 @@ public final class PackagingStage {
                 interleaver.end(track)
             }
             while let packet = interleaver.pop() {
+                if packet.kind == .video, let held = heldPicture {
+                    try packager.write(held, duration: packet.pts - held.pts)
+                    heldPicture = nil
+                }
                 let events = segmenter.accept(
                     kind: packet.kind, time: packet.presentationSeconds, isKeyframe: packet.isKeyframe)
                 try apply(events)
-                try packager.write(packet)
+                if packet.kind == .video { heldPicture = packet } else { try packager.write(packet) }
             }
         }
+        if let held = heldPicture { try packager.write(held) }
         try apply(segmenter.finish(), last: true)
         publish(timeline.end())
     }

@@ -1,0 +1,90 @@
+/// Which frame slots go to the encoder. With ``Mode/constant`` every slot does (a new picture or
+/// the last one again). With ``Mode/followsScreen`` only what the stream needs does, so a still
+/// screen costs almost nothing to encode (libwebrtc's "zero-hertz" screen sharing is the model):
+///
+/// - a slot with a new picture, at once (a change is never delayed);
+/// - the first slot of every segment (its IDR) and, with Low-Latency HLS, of every part, so every
+///   part has media and every segment starts independently: the packager cuts exactly there;
+/// - a top-off after a change: the slots ``Configuration/topOff`` after the last new picture, so
+///   text that was just typed or scrolled is refined to the sharpness a constant rate gives;
+/// - a heartbeat without parts: at most ``Configuration/heartbeat`` slots without a frame, so
+///   players and their stall detectors see the picture advance.
+///
+/// Timestamps stay the slots' capture times: the frame rate varies, at most `fps`. Pure: slots in,
+/// decisions out.
+public struct Cadence: Sendable, Equatable {
+    public enum Mode: String, Sendable, CaseIterable {
+        /// Every slot encoded: a steady rate, as before (editing, ingests that demand one).
+        case constant
+        /// Only new pictures and what the stream needs.
+        case followsScreen = "follow"
+    }
+
+    public struct Configuration: Sendable, Equatable {
+        public var mode: Mode
+        /// Slots between IDRs: the segment grid.
+        public var keyframeInterval: Int
+        /// Slots in a Low-Latency HLS part; nil without parts.
+        public var partSlots: Int?
+        /// The longest run of slots without a frame, without parts.
+        public var heartbeat: Int
+        /// Slots after the last new picture that are encoded again.
+        public var topOff: [Int]
+
+        public init(mode: Mode, keyframeInterval: Int, partSlots: Int? = nil, heartbeat: Int, topOff: [Int] = [1, 2, 4, 8])
+        {
+            self.mode = mode
+            self.keyframeInterval = keyframeInterval
+            self.partSlots = partSlots
+            self.heartbeat = heartbeat
+            self.topOff = topOff
+        }
+    }
+
+    /// Why a slot goes to the encoder; nil when it does not.
+    public enum Reason: Sendable, Equatable {
+        case constant
+        case newPicture
+        case segmentStart
+        case partStart
+        case topOff
+        case heartbeat
+    }
+
+    public let configuration: Configuration
+    private var lastChange: Int64?
+    private var lastEncoded: Int64?
+    /// The slot the open part began at: the packager's segmenter cuts parts at the first frame a
+    /// part's length after it, and so does this.
+    private var partStart: Int64?
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// Decides slot `slot` (in order, each once); `changed`: it has a new picture.
+    public mutating func decide(slot: Int64, changed: Bool) -> Reason? {
+        if changed { lastChange = slot }
+        let reason = reason(slot: slot, changed: changed)
+        if reason != nil { lastEncoded = slot }
+        return reason
+    }
+
+    private mutating func reason(slot: Int64, changed: Bool) -> Reason? {
+        guard configuration.mode == .followsScreen else { return .constant }
+        if slot % Int64(configuration.keyframeInterval) == 0 {
+            partStart = slot
+            return .segmentStart
+        }
+        if let part = configuration.partSlots, let start = partStart, slot - start >= Int64(part) {
+            partStart = slot
+            return .partStart
+        }
+        if changed { return .newPicture }
+        if let change = lastChange, configuration.topOff.contains(Int(slot - change)) { return .topOff }
+        if configuration.partSlots == nil, let last = lastEncoded, slot - last >= Int64(configuration.heartbeat) {
+            return .heartbeat
+        }
+        return nil
+    }
+}

@@ -1,0 +1,169 @@
+"""The encode cadence follows the screen: on a real X screen (Xvfb) that is still, or that changes,
+only new pictures and the frames the stream needs reach the encoder, and what a viewer receives is
+still whole: every segment starts with an IDR and its pictures cover its time, every Low-Latency
+part carries a frame and arrives on time, ffmpeg decodes it, Chromium plays it with both engines.
+`--frame-rate constant` encodes every slot as before."""
+
+import json
+import re
+import struct
+import time
+
+import pytest
+
+from harness import Publisher, segment_picture, wait_until
+from hls_rules import MediaPlaylist, check_media_playlist, next_part, parse_parts
+from test_faults import check_every_run_decodes
+from test_web import wait_for_playback
+from xserver import XServer
+
+ENGINES = ["native", "mse"]
+
+
+@pytest.fixture(scope="module")
+def screen():
+    server = XServer(1280, 720)
+    window = server.window("editor", "#2255aa", "600x400+100+100")
+    yield server, window
+    window.close()
+    server.stop()
+
+
+def counts(output):
+    """The stop line's frame counts: captured, repeated, dropped, encoded."""
+    found = re.search(r"(\d+) frames captured, (\d+) repeated, (\d+) dropped, (\d+) encoded", output)
+    return tuple(map(int, found.groups()))
+
+
+def video_samples(fragment):
+    """(sample count, summed duration, timescale-free) of the video track of an fMP4 fragment: the
+    first traf's trun, durations from it or from tfhd's default."""
+    samples, total, default = 0, 0, None
+
+    def walk(start, end):
+        nonlocal samples, total, default
+        position = start
+        while position < end:
+            size, kind = struct.unpack(">I4s", fragment[position:position + 8])
+            body = position + 8
+            if kind in (b"moof", b"traf"):
+                walk(body, position + size)
+            elif kind == b"tfhd" and samples == 0:
+                flags = int.from_bytes(fragment[body + 1:body + 4], "big")
+                offset = body + 8 + (8 if flags & 1 else 0) + (4 if flags & 2 else 0)
+                default = struct.unpack(">I", fragment[offset:offset + 4])[0] if flags & 8 else None
+            elif kind == b"trun" and samples == 0:
+                flags = int.from_bytes(fragment[body + 1:body + 4], "big")
+                count = struct.unpack(">I", fragment[body + 4:body + 8])[0]
+                offset = body + 8 + (4 if flags & 1 else 0) + (4 if flags & 4 else 0)
+                for _ in range(count):
+                    if flags & 0x100:
+                        total += struct.unpack(">I", fragment[offset:offset + 4])[0]
+                        offset += 4
+                    else:
+                        total += default
+                    offset += sum(4 for bit in (0x200, 0x400, 0x800) if flags & bit)
+                samples = count
+            position += size
+
+    walk(0, len(fragment))
+    return samples, total
+
+
+def test_a_still_screen_is_encoded_only_where_the_stream_needs_a_frame(screen, tmp_path):
+    server, _ = screen
+    publisher = Publisher("--source", "screen", "--audio", "none", "--duration", "6s", "--hls-dir", str(tmp_path),
+                          display=server.display)
+    assert publisher.process.wait(timeout=60) == 0, publisher.output()
+    output = publisher.output()
+    assert "frames follow the screen" in output
+    captured, repeated, dropped, encoded = counts(output)
+    assert captured + repeated == 180 and dropped == 0
+    # One new picture: each segment's first frame (3), its top-off (4) and a frame a second between.
+    assert encoded <= 20, encoded
+    media = tmp_path / "live/demo"
+    playlist = MediaPlaylist((media / "media.m3u8").read_text())
+    check_media_playlist(playlist, "fmp4", window=6)
+    # The pictures cover every segment's whole time, each segment starting with an IDR.
+    check_every_run_decodes(media / "media.m3u8")
+    for segment in playlist.segments:
+        picture = segment_picture(media, int(segment["uri"][3:-4]), 1280, 720, frame=0)
+        assert all(abs(a - b) <= 14 for a, b in zip(picture(300, 300), (0x22, 0x55, 0xaa))), segment
+
+
+def test_a_change_is_encoded_at_once(screen, tmp_path):
+    server, window = screen
+    publisher = Publisher("--source", "screen", "--audio", "none", "--hls-dir", str(tmp_path),
+                          display=server.display)
+    try:
+        publisher.wait_for_segments(1)
+        stats = lambda: json.loads(publisher.control(method="GET").text)["stats"]
+        wait_until(lambda: stats()["framesSkipped"] > 30, 20, what="slots left out on the still screen")
+        before = stats()["framesEncoded"]
+        window.send("move 500 200")
+        # The move reached the encoder: more frames, and the window where it went in the next segment.
+        wait_until(lambda: stats()["framesEncoded"] >= before + 5, 10, what="the change encoded")
+        moved_at = MediaPlaylist(publisher.get("media.m3u8").text)
+        sequence = moved_at.sequence + len(moved_at.segments)
+        publisher.wait_for_segments(len(moved_at.segments) + 1)
+        picture = segment_picture(tmp_path / "live/demo", sequence, 1280, 720, frame=0)
+        assert all(abs(a - b) <= 14 for a, b in zip(picture(700, 300), (0x22, 0x55, 0xaa)))
+    finally:
+        window.send("move 100 100")
+        publisher.kill()
+
+
+def test_every_low_latency_part_carries_a_frame_and_arrives_on_time(screen):
+    server, _ = screen
+    publisher = Publisher("--source", "screen", "--audio", "none", "--low-latency", "--part-duration", "0.2",
+                          display=server.display)
+    try:
+        publisher.wait_for_segments(2)
+        text = publisher.get("media.m3u8").text
+        arrivals = []
+        deadline = time.monotonic() + 6
+        while time.monotonic() < deadline:
+            msn, part = next_part(text)
+            text = publisher.get(f"media.m3u8?_HLS_msn={msn}&_HLS_part={part}").text
+            arrivals.append(time.monotonic())
+            listed = [(attributes["URI"].strip('"'), float(attributes["DURATION"]))
+                      for _, _, attributes in parse_parts(text)[0]]
+            name, duration = next((n, d) for n, d in listed if n == f"part{msn}.{part}.m4s")
+            samples, total = video_samples(publisher.get(name).body)
+            assert samples >= 1, f"{name} has no frame"
+            # Its frames last exactly the part (timescale 90 kHz), the last one until the next part.
+            assert abs(total / 90000 - duration) < 0.002, (name, total, duration)
+        gaps = [b - a for a, b in zip(arrivals, arrivals[1:])]
+        assert len(arrivals) >= 20 and max(gaps) < 0.6, (len(arrivals), max(gaps))
+        stats = json.loads(publisher.control(method="GET").text)["stats"]
+        assert stats["framesSkipped"] > stats["framesEncoded"], stats
+    finally:
+        publisher.kill()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_chromium_plays_a_still_screen(page, screen, engine):
+    server, _ = screen
+    publisher = Publisher("--source", "screen", display=server.display)
+    try:
+        publisher.wait_for_segments(2)
+        page.get(f"{publisher.base}/watch/demo?engine={engine}")
+        status = wait_for_playback(page, seconds=3, within=6)
+        assert status["engine"] == engine and (status["width"], status["height"]) == (1280, 720)
+    finally:
+        publisher.kill()
+
+
+def test_the_constant_rate_encodes_every_slot_and_ts_keeps_it(screen, tmp_path):
+    server, _ = screen
+    constant = Publisher("--source", "screen", "--audio", "none", "--duration", "3s", "--frame-rate", "constant",
+                         display=server.display)
+    assert constant.process.wait(timeout=60) == 0, constant.output()
+    captured, repeated, dropped, encoded = counts(constant.output())
+    assert encoded == captured + repeated - dropped == 90
+    assert "frames follow the screen" not in constant.output()
+    ts = Publisher("--source", "screen", "--audio", "none", "--duration", "3s", "--format", "ts",
+                   display=server.display)
+    assert ts.process.wait(timeout=60) == 0, ts.output()
+    assert "every frame slot is encoded: MPEG-TS carries no frame durations" in ts.output()
+    assert counts(ts.output())[3] == 90
