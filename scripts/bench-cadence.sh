@@ -25,14 +25,15 @@ display_number=92
 encoder=(-c:v libx264 -preset veryfast -tune zerolatency -pix_fmt yuv420p -g 60 -keyint_min 60 -sc_threshold 0
     -b:v 4000k -maxrate 4000k -bufsize 4000k)
 
-editor_screen() {  # characters a second: Xvfb with the editor, typing at that rate
+editor_screen() {  # characters a second [seconds]: Xvfb with the editor, typing at that rate (for so long)
     kill "${pids[@]}" 2>/dev/null || true
     wait 2>/dev/null || true
     pids=()
     Xvfb :$display_number -screen 0 1920x1080x24 -nolisten tcp -noreset >/dev/null 2>&1 &
     pids+=($!)
     until DISPLAY=:$display_number xdpyinfo >/dev/null 2>&1; do sleep 0.2; done
-    DISPLAY=:$display_number /usr/bin/python3 scripts/bench/editor.py 1920 1080 "$1" >"$work/editor.out" 2>&1 &
+    DISPLAY=:$display_number /usr/bin/python3 scripts/bench/editor.py 1920 1080 "$1" "${2:-inf}" \
+        >"$work/editor.out" 2>&1 &
     pids+=($!)
     until grep -q ok "$work/editor.out" 2>/dev/null; do sleep 0.2; done
 }
@@ -87,3 +88,20 @@ animated_screen 1920 1080 30
 run moving "everything moving" "=const"
 echo "(CPU seconds for the whole run, onair following the screen, onair constant, ffmpeg x11grab;"
 echo " ratios to ffmpeg's; frames onair encoded of the slots; the bytes of each stream's segments)"
+
+# Sharpness once typing stops: 4 s of typing, then 4 s still; the stream's last picture against a
+# screenshot, SSIM of the luma (1 is identical). Goal: following the screen ≥ 0.995.
+sharpness() {  # mode
+    editor_screen 5 4
+    local port
+    port=$(free_port)
+    DISPLAY=:$display_number .build/release/onair publish --channel sharp --duration 9s --host 127.0.0.1 \
+        --port "$port" --record "$work/sharp-$1" --record-mp4 --source screen --no-cursor --audio none \
+        --size 1920x1080 --video-bitrate 4000k --frame-rate "$1" >"$work/sharp-$1.log" 2>&1
+    ffmpeg -v error -f x11grab -video_size 1920x1080 -i ":$display_number" -frames:v 1 -y "$work/screen-$1.png"
+    ffmpeg -v error -sseof -0.2 -i "$(echo "$work/sharp-$1"/sharp/*/recording.mp4)" -update 1 -y "$work/last-$1.png"
+    ffmpeg -hide_banner -i "$work/last-$1.png" -i "$work/screen-$1.png" -lavfi "[0][1]ssim" -f null - 2>&1 |
+        grep -o 'Y:[0-9.]*' | tail -1
+}
+echo "sharpness 4 s after typing stops (SSIM Y of the stream's picture against the screen):"
+echo "    follow: $(sharpness follow)   constant: $(sharpness constant)   goal: follow ≥ 0.995"

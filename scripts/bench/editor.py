@@ -1,8 +1,9 @@
 """A full-screen editor for the cadence benchmark: a Tk text widget filled with source code in a
 monospace font, on the X display of $DISPLAY; with a rate, it types that many characters a second
-at the end of the text, as a person would. Prints "ok" once drawn.
+at the end of the text, as a person would, for a number of seconds (or until it is stopped).
+Prints "ok" once drawn.
 
-    python3 editor.py WIDTH HEIGHT [CHARACTERS_PER_SECOND]
+    python3 editor.py WIDTH HEIGHT [CHARACTERS_PER_SECOND [SECONDS]]
 """
 
 import sys
@@ -10,6 +11,7 @@ import tkinter
 
 width, height = int(sys.argv[1]), int(sys.argv[2])
 rate = float(sys.argv[3]) if len(sys.argv) > 3 else 0
+typing_seconds = float(sys.argv[4]) if len(sys.argv) > 4 else float("inf")
 root = tkinter.Tk()
 root.title("editor")
 root.geometry(f"{width}x{height}+0+0")
@@ -26,6 +28,8 @@ typed = "let typed = onair.publish(channel: demo) // a person typing at the end 
 
 
 def type_one(index=0):
+    if index >= rate * typing_seconds:
+        return
     text.insert("3.0", typed[index % len(typed)])
     root.after(int(1000 / rate), type_one, index + 1)
 

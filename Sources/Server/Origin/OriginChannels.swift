@@ -183,10 +183,12 @@ public final class OriginChannels: Sendable {
                 let ended = slots.compactMap { key, slot in
                     slot.state.withLock { $0.hasEnded ? (key, $0.lastPush) : nil }
                 }
-                guard let oldest = ended.min(by: { $0.1 < $1.1 })?.0 else {
+                guard let (oldest, pushed) = ended.min(by: { $0.1 < $1.1 }) else {
                     throw .full("this origin hosts \(settings.maximum) channels already")
                 }
-                remove(oldest, from: &slots)
+                // Unless its publisher came back meanwhile.
+                remove(oldest, from: &slots, unlessPushedAfter: pushed)
+                guard slots[oldest] == nil else { throw .full("this origin hosts \(settings.maximum) channels already") }
                 evicted = oldest
             }
             let slot = Slot(Channel(lastPush: now))
@@ -200,14 +202,18 @@ public final class OriginChannels: Sendable {
         return slot
     }
 
-    /// Takes a channel out: pushes that reach it later look it up again.
-    private func remove(_ name: String, from slots: inout [String: Slot]) {
-        guard let slot = slots.removeValue(forKey: name) else { return }
-        slot.state.withLock { channel in
+    /// Takes a channel out, unless it was pushed to after `unlessPushedAfter` (a push that came
+    /// between the sweep's look and now keeps it): pushes that reach it later look it up again.
+    private func remove(_ name: String, from slots: inout [String: Slot], unlessPushedAfter seen: Double? = nil) {
+        guard let slot = slots[name] else { return }
+        let removed = slot.state.withLock { channel in
+            if let seen, channel.lastPush > seen { return false }
             channel.removed = true
             heldTotal.subtract(channel.bytes, ordering: .relaxed)
             channel.bytes = 0
+            return true
         }
+        if removed { slots[name] = nil }
     }
 
     /// Counts what the channel holds, and the origin with it.
@@ -395,7 +401,7 @@ public final class OriginChannels: Sendable {
         defer { Self.finish(finished) }
         let wall = Int64(Date().timeIntervalSince1970 * 1000)
         var changes: [Change] = []
-        var leaving: [String] = []
+        var leaving: [(name: String, lastPush: Double, ended: Bool)] = []
         for (name, slot) in slots.withLock({ $0 }) {
             slot.state.withLock { channel in
                 guard !channel.removed else { return }
@@ -404,7 +410,7 @@ public final class OriginChannels: Sendable {
                     silence >= settings.publisherTimeout
                 {
                     // Pushed files that no playlist ever listed: nothing to show, nothing to keep.
-                    leaving.append(name)
+                    leaving.append((name, channel.lastPush, false))
                 } else if silence >= settings.publisherTimeout,
                     channel.heldBytes > 0 || channel.feeds.values.contains(where: \.isLive)
                 {
@@ -421,13 +427,15 @@ public final class OriginChannels: Sendable {
                     recount(&channel)
                     if wasLive { changes.append(.ended(name, silentFor: silence)) }
                 } else if silence >= settings.retention {
-                    leaving.append(name)
-                    changes.append(.removed(name))
+                    leaving.append((name, channel.lastPush, true))
                 }
             }
         }
         slots.withLock { slots in
-            for name in leaving { remove(name, from: &slots) }
+            for (name, lastPush, ended) in leaving {
+                remove(name, from: &slots, unlessPushedAfter: lastPush)
+                if ended, slots[name] == nil { changes.append(.removed(name)) }
+            }
         }
         for change in changes {
             if case .removed(let name) = change { registry.remove(named: name) }
