@@ -47,7 +47,10 @@ public final class Pacer {
     /// own late frames, so a slow encoder never holds back another.
     public func run(source: any VideoSource, into outputs: [BoundedQueue<VideoFrame>], until stop: StopSignal) throws {
         defer { outputs.forEach { $0.close() } }
+        /// The newest slot that reached the encoder.
+        var lastEncoded: Int64 = -1
         func push(_ frame: VideoFrame) {
+            lastEncoded = frame.index
             for output in outputs { output.push(frame) }
         }
         /// Whether slot `index` reaches the encoder; counted when it does not.
@@ -63,7 +66,14 @@ public final class Pacer {
         var index: Int64 = 0
         while true {
             let due = Double(index) / Double(fps)
-            if stop.shouldStop(at: due) { return }
+            if stop.shouldStop(at: due) {
+                // The last slot goes to the encoder whatever the cadence said: the picture lasts to
+                // the end of the stream, as the sound does.
+                if index > 0, lastEncoded < index - 1, let final = card?.frame ?? last {
+                    push(try final.reference(index: index - 1))
+                }
+                return
+            }
             clock.sleep(until: due)
             let paused = pause.isPaused
             let missedSlot = last != nil && clock.elapsed() > due + 1 / Double(fps)

@@ -42,7 +42,7 @@ def decoded_frames(playlist_file, slots=False):
         assert result.returncode == 0 and result.stderr == "", result.stderr
         if slots:
             result = subprocess.run(["ffmpeg", "-v", "error", "-i", str(copy), "-map", "0:v", "-vf", "fps=30",
-                                     "-f", "null", "-progress", "pipe:1", "-nostats"],
+                                     "-f", "null", "-progress", "pipe:1", "-nostats", "-"],
                                     capture_output=True, text=True, timeout=120, check=True)
             return int(re.findall(r"^frame=(\d+)$", result.stdout, re.MULTILINE)[-1])
         result = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v",
