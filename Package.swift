@@ -119,11 +119,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // libFuzzer over request and playlist parsing: scripts/fuzz.sh; without it, a corpus replayer.
+        .target(name: "FuzzDriver", path: "Fuzz/Driver", swiftSettings: swiftSettings),
         .executableTarget(
-            name: "RequestFuzzer", dependencies: ["HLS"], path: "Fuzz/RequestFuzzer", swiftSettings: swiftSettings),
+            name: "RequestFuzzer", dependencies: ["HLS", "FuzzDriver"], path: "Fuzz/RequestFuzzer",
+            swiftSettings: swiftSettings),
         // libFuzzer over an origin's ingest: sequences of pushed playlists and media (scripts/fuzz.sh ingest).
         .executableTarget(
-            name: "IngestFuzzer", dependencies: ["HLS"], path: "Fuzz/IngestFuzzer", swiftSettings: swiftSettings),
+            name: "IngestFuzzer", dependencies: ["HLS", "FuzzDriver"], path: "Fuzz/IngestFuzzer",
+            swiftSettings: swiftSettings),
         .testTarget(name: "HLSTests", dependencies: ["HLS"], swiftSettings: swiftSettings),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media"], swiftSettings: swiftSettings),
         .testTarget(name: "MediaTests", dependencies: ["Media", "Encoding", "Capture"], swiftSettings: swiftSettings),

@@ -2,7 +2,7 @@
 // and media, goes through IngestAssembler as PUTs would, and what the origin would then serve is
 // rendered and checked against the HLS rules. Built without -DFUZZING it replays the files given
 // as arguments (the committed corpus) through the same checks.
-import Foundation
+import FuzzDriver
 import HLS
 
 /// One input: pushes separated by NUL bytes, each `file name \n body`; a push arrives a second after
@@ -62,30 +62,9 @@ struct ServedHistory {
     }
 }
 
-#if FUZZING
-    /// libFuzzer's entry point for programs that keep their own `main`.
-    @_silgen_name("LLVMFuzzerRunDriver")
-    func runFuzzer(
-        _ argc: UnsafeMutablePointer<Int32>,
-        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-        _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
-    ) -> Int32
-#endif
-
 @main
 enum IngestFuzzer {
     static func main() throws {
-        #if FUZZING
-            var argc = CommandLine.argc
-            var argv = CommandLine.unsafeArgv as UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-            exit(runFuzzer(&argc, &argv, fuzz))
-        #else
-            let paths = CommandLine.arguments.dropFirst()
-            for path in paths {
-                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-                _ = bytes.withUnsafeBufferPointer { fuzz($0.baseAddress, $0.count) }
-            }
-            print("replayed \(paths.count) inputs: no broken rule")
-        #endif
+        try fuzzMain(fuzz, what: "broken rule")
     }
 }

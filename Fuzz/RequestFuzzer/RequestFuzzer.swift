@@ -1,7 +1,7 @@
 // The request path and query parsing, and the playlist and date parsers a restart reads back,
 // under libFuzzer (scripts/fuzz.sh). Built without -DFUZZING it replays files given as arguments
 // (the committed corpus) through the same checks.
-import Foundation
+import FuzzDriver
 import HLS
 
 /// One input: `channel \n file \n query \n playlist text`. Returns 0; a broken promise traps.
@@ -39,30 +39,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     return 0
 }
 
-#if FUZZING
-    /// libFuzzer's entry point for programs that keep their own `main`.
-    @_silgen_name("LLVMFuzzerRunDriver")
-    func runFuzzer(
-        _ argc: UnsafeMutablePointer<Int32>,
-        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-        _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
-    ) -> Int32
-#endif
-
 @main
 enum RequestFuzzer {
     static func main() throws {
-        #if FUZZING
-            var argc = CommandLine.argc
-            var argv = CommandLine.unsafeArgv as UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-            exit(runFuzzer(&argc, &argv, fuzz))
-        #else
-            let paths = CommandLine.arguments.dropFirst()
-            for path in paths {
-                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-                _ = bytes.withUnsafeBufferPointer { fuzz($0.baseAddress, $0.count) }
-            }
-            print("replayed \(paths.count) inputs: no broken promise")
-        #endif
+        try fuzzMain(fuzz, what: "broken promise")
     }
 }

@@ -156,11 +156,15 @@ def make_certificate(folder):
 
 
 def segment_picture(media, sequence, width, height, frame=15):
-    """A picture of a published fMP4 segment in a folder (the one shown at its 16th frame slot by
-    default: a screen's frames follow what changes, so slots are filled from the picture before),
-    as a function from (x, y) to (r, g, b)."""
+    """A picture of a published fMP4 segment in a folder: the one shown at its 16th frame slot (30 fps)
+    by default. A screen's frames follow what changes on it, so the picture shown at a slot is the
+    newest one at or before it. As a function from (x, y) to (r, g, b)."""
     data = (media / "init.mp4").read_bytes() + (media / f"seg{sequence}.m4s").read_bytes()
-    raw = subprocess.run(["ffmpeg", "-v", "error", "-i", "-", "-vf", f"fps=30,select=eq(n\\,{frame})", "-frames:v", "1",
+    times = [float(line.split(",")[0]) for line in subprocess.run(
+        ["ffprobe", "-v", "error", "-select_streams", "v", "-show_entries", "frame=pts_time", "-of", "csv=p=0", "-"],
+        input=data, capture_output=True, check=True).stdout.decode().split()]
+    shown = max(index for index, time in enumerate(times) if time <= times[0] + frame / 30 + 0.001)
+    raw = subprocess.run(["ffmpeg", "-v", "error", "-i", "-", "-vf", f"select=eq(n\\,{shown})", "-frames:v", "1",
                           "-f", "rawvideo", "-pix_fmt", "rgb24", "-"], input=data, capture_output=True,
                          check=True).stdout
     assert len(raw) == width * height * 3, f"seg{sequence}: {len(raw)} bytes"

@@ -349,8 +349,11 @@ def test_on_a_starved_machine_the_top_rung_sheds_and_the_lower_keeps_its_frames(
     hogs = [subprocess.Popen(["taskset", "-c", "0", "python3", "-c", "while True: pass"]) for _ in range(3)]
     try:
         wait_until(lambda: "testsrc2" in server.window_tree(), 20, what="the animation")
+        # Every slot to the encoders (--frame-rate constant): a starved ffplay leaves the screen still
+        # now and then, and this counts what each rung does with all 600.
         publisher = Publisher("--source", "screen", "--audio", "none", "--renditions", "1920x1080@4600k,320x180@200k",
-                              "--duration", "20s", "--hls-dir", str(tmp_path), display=server.display,
+                              "--frame-rate", "constant", "--duration", "20s", "--hls-dir", str(tmp_path),
+                              display=server.display,
                               prefix=("taskset", "-c", "0"))
         try:
             assert publisher.process.wait(timeout=90) == 0

@@ -68,7 +68,8 @@ def test_screen_shows_each_window_where_it_is(x, tmp_path):
 
 
 def test_a_still_screen_repeats_frames_at_a_constant_rate(x, tmp_path):
-    output = finish(publish(x, tmp_path, "--no-cursor", "--fps", "25"))
+    # The constant rate (--frame-rate constant): test_cadence has the screen-following one.
+    output = finish(publish(x, tmp_path, "--no-cursor", "--fps", "25", "--frame-rate", "constant"))
     media = tmp_path / "live/demo"
     playlist = MediaPlaylist((media / "media.m3u8").read_text())
     frames = 0

@@ -68,9 +68,10 @@ def shows(publisher, check, what, timeout=20):
 
 def test_colours_painted_on_the_screen_reach_the_stream(desktop, state):
     desktop.paint("#000000")
-    publisher = desktop.publisher("--source", "portal", "--audio", "test", env=state)
+    publisher = desktop.publisher("--source", "portal", "--audio", "test", "--frame-rate", "constant", env=state)
     try:
-        # A still screen sends no picture at all: the broadcast starts anyway, and keeps its rate.
+        # A still screen sends no picture at all: the broadcast starts anyway, and keeps its rate
+        # (the constant one asked for here; test_cadence has the screen-following one).
         publisher.wait_for_segments(2)
         for colour, rgb in [("#ff0000", RED), ("#123456", BLUE), ("#00ff00", GREEN)]:
             desktop.paint(colour)
