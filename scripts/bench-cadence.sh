@@ -38,8 +38,8 @@ editor_screen() {  # characters a second [seconds]: Xvfb with the editor, typing
     until grep -q ok "$work/editor.out" 2>/dev/null; do sleep 0.2; done
 }
 
-stream_bytes() {  # folder: bytes of the media segments under it
-    find "$1" -name 'seg*.m4s' -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }'
+stream_bytes() {  # folder: bytes of the media segments under it (onair's seg*.m4s, ffmpeg's index*.m4s)
+    find "$1" -name '*.m4s' -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }'
 }
 
 run() {  # key label goal
@@ -99,7 +99,7 @@ sharpness() {  # mode
         --port "$port" --record "$work/sharp-$1" --record-mp4 --source screen --no-cursor --audio none \
         --size 1920x1080 --video-bitrate 4000k --frame-rate "$1" >"$work/sharp-$1.log" 2>&1
     ffmpeg -v error -f x11grab -video_size 1920x1080 -i ":$display_number" -frames:v 1 -y "$work/screen-$1.png"
-    ffmpeg -v error -sseof -0.2 -i "$(echo "$work/sharp-$1"/sharp/*/recording.mp4)" -update 1 -y "$work/last-$1.png"
+    ffmpeg -v error -i "$(echo "$work/sharp-$1"/sharp/*/recording.mp4)" -update 1 -y "$work/last-$1.png"
     ffmpeg -hide_banner -i "$work/last-$1.png" -i "$work/screen-$1.png" -lavfi "[0][1]ssim" -f null - 2>&1 |
         grep -o 'Y:[0-9.]*' | tail -1
 }

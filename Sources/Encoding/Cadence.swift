@@ -5,8 +5,8 @@
 /// - a slot with a new picture, at once (a change is never delayed);
 /// - the first slot of every segment (its IDR) and, with Low-Latency HLS, of every part, so every
 ///   part has media and every segment starts independently: the packager cuts exactly there;
-/// - a top-off after a change: the slots ``Configuration/topOff`` after the last new picture, so
-///   text that was just typed or scrolled is refined to the sharpness a constant rate gives;
+/// - a top-off once a change ends: the slots ``Configuration/topOff`` after the last new picture,
+///   so text that was just typed or scrolled is refined to the sharpness a constant rate gives;
 /// - a heartbeat without parts: at most ``Configuration/heartbeat`` slots without a frame, so
 ///   players and their stall detectors see the picture advance.
 ///
@@ -31,7 +31,7 @@ public struct Cadence: Sendable, Equatable {
         /// Slots after the last new picture that are encoded again.
         public var topOff: [Int]
 
-        public init(mode: Mode, keyframeInterval: Int, partSlots: Int? = nil, heartbeat: Int, topOff: [Int] = [1, 2, 4, 8])
+        public init(mode: Mode, keyframeInterval: Int, partSlots: Int? = nil, heartbeat: Int, topOff: [Int] = [8, 20])
         {
             self.mode = mode
             self.keyframeInterval = keyframeInterval

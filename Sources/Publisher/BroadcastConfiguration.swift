@@ -105,6 +105,14 @@ public struct BroadcastConfiguration: Sendable {
         Cadence(
             configuration: .init(
                 mode: constantRateReason == nil ? .followsScreen : .constant, keyframeInterval: keyframeInterval,
-                partSlots: partDuration.map { Int((Double(fps) * $0).rounded()) }, heartbeat: fps))
+                partSlots: partDuration.map { Int((Double(fps) * $0).rounded()) }, heartbeat: fps,
+                topOff: Self.topOff(fps: fps)))
+    }
+
+    /// The top-off after a change: the picture again about 0.27 s and 0.67 s after it (8 and 20
+    /// slots at 30 fps). Sooner repeats (1, 2, 4 and 8 slots) fell between the keys of someone typing
+    /// five a second: 402 of 600 slots encoded, 0.45x ffmpeg's CPU (BENCHMARKS.md).
+    static func topOff(fps: Int) -> [Int] {
+        Array(Set([fps * 4 / 15, fps * 2 / 3].filter { $0 > 0 })).sorted()
     }
 }

@@ -14,23 +14,25 @@ import Testing
     }
 
     @Test func aStillScreenIsEncodedAtSegmentStartsAndOnceASecond() {
-        // The first picture (slot 0) is the only change: its top-off, then a heartbeat every 30 slots
-        // counted from the last frame, and every segment's first slot.
-        #expect(Self.encoded(changes: [0]) == [0, 1, 2, 4, 8, 38, 60, 90, 120])
+        // The first picture (slot 0) is the only change: its top-off (8 and 20 slots on), then a
+        // heartbeat 30 slots after the last frame, and every segment's first slot.
+        #expect(Self.encoded(changes: [0]) == [0, 8, 20, 50, 60, 90, 120])
     }
 
     @Test func aChangeIsEncodedAtOnceAndToppedOff() {
-        #expect(Self.encoded(changes: [0, 45], slots: 60) == [0, 1, 2, 4, 8, 38, 45, 46, 47, 49, 53])
-        // Typing: each key a change; the top-off follows the last one.
-        #expect(Self.encoded(changes: [0, 10, 12, 20], slots: 40) == [0, 1, 2, 4, 8, 10, 11, 12, 13, 14, 16, 20, 21, 22, 24, 28])
+        #expect(Self.encoded(changes: [0, 45], slots: 60) == [0, 8, 20, 45, 53])
+        // Typing: each key a change; the top-off follows the last one, once the keys pause.
+        #expect(Self.encoded(changes: [0, 10, 12, 20], slots: 40) == [0, 8, 10, 12, 20, 28])
+        // Five keys a second (every 6 slots): the keys alone, no top-off between them.
+        #expect(Self.encoded(changes: Set(stride(from: 0, to: 60, by: 6)), slots: 60) == Array(stride(from: 0, to: 60, by: 6)))
     }
 
     @Test func withPartsEveryPartStartsWithAFrameAndThereIsNoHeartbeat() {
         #expect(
             Self.encoded(parts: 6, changes: [0], slots: 70)
-                == [0, 1, 2, 4, 6, 8, 12, 18, 24, 30, 36, 42, 48, 54, 60, 66])
+                == [0, 6, 8, 12, 18, 20, 24, 30, 36, 42, 48, 54, 60, 66])
         // A change between part starts does not move the part grid.
-        #expect(Self.encoded(parts: 6, changes: [0, 15], slots: 30) == [0, 1, 2, 4, 6, 8, 12, 15, 16, 17, 18, 19, 23, 24])
+        #expect(Self.encoded(parts: 6, changes: [0, 15], slots: 30) == [0, 6, 8, 12, 15, 18, 23, 24])
     }
 
     @Test func theConstantModeEncodesEverySlot() {
@@ -42,8 +44,7 @@ import Testing
         let reasons = (0..<13).map { cadence.decide(slot: $0, changed: $0 == 0 || $0 == 9) }
         #expect(
             reasons == [
-                .segmentStart, .topOff, .topOff, nil, .topOff, nil, .partStart, nil, .topOff, .newPicture, .topOff,
-                .topOff, .partStart,
+                .segmentStart, nil, nil, nil, nil, nil, .partStart, nil, .topOff, .newPicture, nil, nil, .partStart,
             ])
     }
 }
