@@ -3,7 +3,7 @@
 # --frame-rate constant, and `ffmpeg -f x11grab` with identical x264 settings, side by side in one
 # run, on four 1920x1080 Xvfb screens at 30 fps:
 #
-#   scripts/bench-cadence.sh [seconds]      (default 20)
+#   scripts/bench-cadence.sh [seconds] [screens|sharpness]      (default 20 s, both)
 #
 #   a still editor full of text                  goal: onair ≤ 0.10× ffmpeg's CPU
 #   a person typing 5 characters a second        goal: ≤ 0.30×
@@ -16,6 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-20}
+part=${2:-}
 ONAIR_BUILD=release scripts/setup.sh >/dev/null
 work=$(mktemp -d)
 pids=()
@@ -71,6 +72,7 @@ run() {  # key label goal
         "$(echo "$their_bytes / 1000000" | bc -l)"
 }
 
+if [ "$part" != sharpness ]; then
 printf "%s s per run, 1920x1080 at 30 fps, libx264 veryfast/zerolatency 4000k, video only\n" "$seconds"
 printf "%-34s %7s %7s %7s %8s %8s %6s %8s %9s %9s %9s\n" "" "follow" "const" "ffmpeg" "follow/" "const/" \
     "goal" "encoded" "follow MB" "const MB" "ffmpeg MB"
@@ -88,6 +90,8 @@ animated_screen 1920 1080 30
 run moving "everything moving" "=const"
 echo "(CPU seconds for the whole run, onair following the screen, onair constant, ffmpeg x11grab;"
 echo " ratios to ffmpeg's; frames onair encoded of the slots; the bytes of each stream's segments)"
+fi
+[ "$part" = screens ] && exit 0
 
 # Sharpness once typing stops: 4 s of typing, then 4 s still; the stream's last picture against a
 # screenshot, SSIM of the luma (1 is identical). Goal: following the screen ≥ 0.995.
@@ -100,7 +104,8 @@ sharpness() {  # mode
         --size 1920x1080 --video-bitrate 4000k --frame-rate "$1" >"$work/sharp-$1.log" 2>&1
     ffmpeg -v error -f x11grab -video_size 1920x1080 -i ":$display_number" -frames:v 1 -y "$work/screen-$1.png"
     ffmpeg -v error -i "$(echo "$work/sharp-$1"/sharp/*/recording.mp4)" -update 1 -y "$work/last-$1.png"
-    ffmpeg -hide_banner -i "$work/last-$1.png" -i "$work/screen-$1.png" -lavfi "[0][1]ssim" -f null - 2>&1 |
+    ffmpeg -hide_banner -i "$work/last-$1.png" -i "$work/screen-$1.png" \
+        -lavfi "[0]format=yuv420p[a];[1]format=yuv420p[b];[a][b]ssim" -f null - 2>&1 |
         grep -o 'Y:[0-9.]*' | tail -1
 }
 echo "sharpness 4 s after typing stops (SSIM Y of the stream's picture against the screen):"

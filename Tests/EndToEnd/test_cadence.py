@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+from destinations import Nginx
 from harness import Publisher, segment_picture, wait_until
 from hls_rules import MediaPlaylist, check_media_playlist, next_part, parse_parts
 from test_faults import check_every_run_decodes
@@ -185,3 +186,23 @@ def test_the_constant_rate_encodes_every_slot_and_ts_keeps_it(screen, tmp_path):
     assert ts.process.wait(timeout=60) == 0, ts.output()
     assert "every frame slot is encoded: MPEG-TS carries no frame durations" in ts.output()
     assert counts(ts.output())[3] == 90
+
+
+def test_an_rtmp_destination_gets_a_steady_rate(screen, tmp_path):
+    """A live service may expect a steady frame rate: with an RTMP destination every slot is encoded,
+    said at start, and nginx-rtmp receives 30 frames a second of a still screen."""
+    server, _ = screen
+    nginx = Nginx(tmp_path / "rtmp", webdav=False, rtmp=True)
+    try:
+        publisher = Publisher("--source", "screen", "--audio", "none", "--duration", "4s", "--push",
+                              f"rtmp://127.0.0.1:{nginx.port}/live/key", display=server.display)
+        assert publisher.process.wait(timeout=60) == 0, publisher.output()
+        assert "every frame slot is encoded: an RTMP service may expect a steady rate" in publisher.output()
+        nginx.stop()
+        recording = max(nginx.recordings.glob("*.flv"), key=lambda path: path.stat().st_size)
+        result = subprocess.run(["ffprobe", "-v", "error", "-count_packets", "-select_streams", "v",
+                                 "-show_entries", "stream=nb_read_packets", "-of", "csv=p=0", str(recording)],
+                                capture_output=True, text=True, check=True)
+        assert abs(int(result.stdout.strip()) - 120) <= 3, result.stdout
+    finally:
+        nginx.stop()
