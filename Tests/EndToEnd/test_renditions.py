@@ -67,6 +67,9 @@ def test_the_multivariant_playlist_lists_each_rung_with_its_own_figures(ladder):
         rate = measured(variant["URI"].split("/")[0]) + sound
         assert abs(int(variant["AVERAGE-BANDWIDTH"]) - rate) <= 0.25 * rate, (variant, rate)
         assert int(variant["BANDWIDTH"]) >= int(variant["AVERAGE-BANDWIDTH"])
+    # Declared in the order of quality, whatever was measured: a player on a fast link takes the top.
+    bandwidths = [int(v["BANDWIDTH"]) for v in variants]
+    assert bandwidths == sorted(bandwidths, reverse=True) and len(set(bandwidths)) == len(bandwidths), bandwidths
     # The channel's API entry lists the ladder.
     entry = next(c for c in fetch(publisher.base + "/api/channels").json() if c["name"] == "ladder")
     assert [(r["id"], r["width"], r["height"]) for r in entry["renditions"]] == [("720p", 1280, 720),
