@@ -31,8 +31,7 @@ public struct Cadence: Sendable, Equatable {
         /// Slots after the last new picture that are encoded again.
         public var topOff: [Int]
 
-        public init(mode: Mode, keyframeInterval: Int, partSlots: Int? = nil, heartbeat: Int, topOff: [Int] = [8, 20])
-        {
+        public init(mode: Mode, keyframeInterval: Int, partSlots: Int? = nil, heartbeat: Int, topOff: [Int] = [8, 20]) {
             self.mode = mode
             self.keyframeInterval = keyframeInterval
             self.partSlots = partSlots

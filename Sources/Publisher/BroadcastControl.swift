@@ -56,7 +56,8 @@ final class BroadcastControl: ChannelControl {
     func statistics() -> ChannelStatistics {
         ChannelStatistics(
             framesCaptured: captured.current, framesEncoded: stats.framesEncoded.current,
-            framesRepeated: repeated.current, framesSkipped: skipped.current, framesDropped: stats.framesDropped.current,
+            framesRepeated: repeated.current, framesSkipped: skipped.current,
+            framesDropped: stats.framesDropped.current,
             bytesOut: stats.videoBytes.current + stats.audioBytes.current, segmentsOut: store.summary().segments,
             capture: work?.figures,
             renditions: stats.renditions.isEmpty

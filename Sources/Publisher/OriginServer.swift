@@ -47,8 +47,10 @@ public struct OriginServer {
             case .ended(let name, let silence):
                 logger.notice("channel \(name) ended: no push for \(Int(silence)) s")
             case .removed(let name): logger.info("channel \(name) removed after it ended")
-            case .evicted(let name): logger.notice("channel \(name) removed before its retention: a new channel needed room")
-            case .refused(let name, let reason): logger.warning("channel \(name): a second publisher refused (409): \(reason)")
+            case .evicted(let name):
+                logger.notice("channel \(name) removed before its retention: a new channel needed room")
+            case .refused(let name, let reason):
+                logger.warning("channel \(name): a second publisher refused (409): \(reason)")
             }
         }
         let metricsEndpoint = metrics.map { registry in

@@ -126,7 +126,9 @@ struct LiveRoutes {
             let (from, delay) = (request.from, request.delay)
             let now = MediaClock.wallMilliseconds()
             let bytes = try await NIOThreadPool.singleton.runIfActive { () -> [UInt8]? in
-                guard let data = try? RegularFile.read(path, limit: Self.rewindFileLimit, followingLinks: false) else { return nil }
+                guard let data = try? RegularFile.read(path, limit: Self.rewindFileLimit, followingLinks: false) else {
+                    return nil
+                }
                 guard from != nil || delay != nil,
                     var playlist = MediaPlaylist.parse(String(decoding: data, as: UTF8.self))
                 else { return data }

@@ -297,7 +297,9 @@ struct ServerOptions: ParsableArguments {
     /// Viewer access from --viewer-token or $ONAIR_VIEWER_TOKEN; nil when the channels are public.
     func viewerAccess(environment: [String: String]) throws -> ViewerAccess? {
         let fromEnvironment = environment["ONAIR_VIEWER_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        guard let secret = try viewerToken.map({ try SecretText.resolve($0, option: "--viewer-token") }) ?? fromEnvironment
+        guard
+            let secret = try viewerToken.map({ try SecretText.resolve($0, option: "--viewer-token") })
+                ?? fromEnvironment
         else { return nil }
         guard ControlOptions.isToken(secret) else {
             let source = viewerToken == nil ? "ONAIR_VIEWER_TOKEN" : "--viewer-token"

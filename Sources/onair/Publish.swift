@@ -221,7 +221,8 @@ struct Publish: AsyncParsableCommand {
         if configuration.frameRate == .followsScreen {
             notices.append(
                 configuration.constantRateReason.map { "every frame slot is encoded: \($0)" }
-                    ?? "frames follow the screen: a still screen is encoded only where the stream needs a frame (--frame-rate constant for every slot)")
+                    ?? "frames follow the screen: a still screen is encoded only where the stream needs a frame (--frame-rate constant for every slot)"
+            )
         }
         for notice in notices { logger.notice("\(notice)") }
         let registry = PrometheusCollectorRegistry()

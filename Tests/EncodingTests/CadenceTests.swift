@@ -24,7 +24,9 @@ import Testing
         // Typing: each key a change; the top-off follows the last one, once the keys pause.
         #expect(Self.encoded(changes: [0, 10, 12, 20], slots: 40) == [0, 8, 10, 12, 20, 28])
         // Five keys a second (every 6 slots): the keys alone, no top-off between them.
-        #expect(Self.encoded(changes: Set(stride(from: 0, to: 60, by: 6)), slots: 60) == Array(stride(from: 0, to: 60, by: 6)))
+        #expect(
+            Self.encoded(changes: Set(stride(from: 0, to: 60, by: 6)), slots: 60)
+                == Array(stride(from: 0, to: 60, by: 6)))
     }
 
     @Test func withPartsEveryPartStartsWithAFrameAndThereIsNoHeartbeat() {
@@ -40,7 +42,8 @@ import Testing
     }
 
     @Test func eachSlotSaysWhyItIsEncoded() {
-        var cadence = Cadence(configuration: .init(mode: .followsScreen, keyframeInterval: 60, partSlots: 6, heartbeat: 30))
+        var cadence = Cadence(
+            configuration: .init(mode: .followsScreen, keyframeInterval: 60, partSlots: 6, heartbeat: 30))
         let reasons = (0..<13).map { cadence.decide(slot: $0, changed: $0 == 0 || $0 == 9) }
         #expect(
             reasons == [

@@ -173,6 +173,26 @@ def test_chromium_plays_a_still_screen(page, screen, engine):
         publisher.kill()
 
 
+def test_gstreamer_plays_a_still_screen(screen):
+    """GStreamer's playbin3 (hlsdemux2, libav's H.264 decoder) joins the live stream and renders its
+    pictures on the clock: at least 3 s of them within 12 s, and no error."""
+    server, _ = screen
+    publisher = Publisher("--source", "screen", display=server.display)
+    try:
+        publisher.wait_for_segments(3)
+        result = subprocess.run(
+            ["timeout", "--signal=INT", "12", "gst-launch-1.0", "-v", "playbin3", f"uri={publisher.url('index.m3u8')}",
+             "video-sink=fakesink sync=true silent=false", "audio-sink=fakesink sync=true"],
+            capture_output=True, text=True)
+        output = result.stdout + result.stderr
+        assert "ERROR" not in output, output[-2000:]
+        stamps = [int(h) * 3600 + int(m) * 60 + float(s) for h, m, s in
+                  re.findall(r"fakesink\d*:sink\) \(\d+ bytes, dts: [^,]*, pts: (\d+):(\d\d):([\d.]+)", output)]
+        assert stamps and max(stamps) - min(stamps) >= 3, (len(stamps), output[-1000:])
+    finally:
+        publisher.kill()
+
+
 def test_the_constant_rate_encodes_every_slot_and_ts_keeps_it(screen, tmp_path):
     server, _ = screen
     constant = Publisher("--source", "screen", "--audio", "none", "--duration", "3s", "--frame-rate", "constant",

@@ -133,7 +133,9 @@ import Testing
     /// each BANDWIDTH is raised just above the one below it, never lowered.
     @Test func declaredBandwidthsKeepTheRungsInOrderOfQuality() {
         func variant(_ uri: String, _ bandwidth: Int) -> MultivariantPlaylist.Variant {
-            .init(uri: uri, bandwidth: bandwidth, averageBandwidth: bandwidth / 2, codecs: [], width: 0, height: 0, frameRate: 0)
+            .init(
+                uri: uri, bandwidth: bandwidth, averageBandwidth: bandwidth / 2, codecs: [], width: 0, height: 0,
+                frameRate: 0)
         }
         let ordered = LadderView.ordered([
             variant("1080p", 500_000), variant("720p", 412_000), variant("360p", 615_000), variant("180p", 100_000),

@@ -62,7 +62,8 @@ import Testing
             settings: .init(publisherTimeout: 10, retention: 600, maximum: 2), registry: registry,
             changed: changes.add)
         for (name, now) in [("a", 0.0), ("b", 1.0)] {
-            try origin.put(channel: name, file: .initSegment(continuing: nil), bytes: [1], now: now, wallMilliseconds: 0)
+            try origin.put(
+                channel: name, file: .initSegment(continuing: nil), bytes: [1], now: now, wallMilliseconds: 0)
             try origin.put(channel: name, file: .segment(0, .fmp4), bytes: [2], now: now, wallMilliseconds: 0)
             try origin.put(
                 channel: name, file: .mediaPlaylist, bytes: Self.playlist(segments: 1), now: now, wallMilliseconds: 0)

@@ -140,8 +140,7 @@ public struct Timeline: Sendable {
     /// Lists a segment that came whole (an origin's publisher listed it without parts): no part
     /// tags, even with Low-Latency HLS, since its one piece is no part of PART-TARGET's length.
     /// Parts of it received so far are dropped.
-    public mutating func closeWholeSegment(_ bytes: [UInt8], duration: Double, programDateTime: Int64) -> Publication
-    {
+    public mutating func closeWholeSegment(_ bytes: [UInt8], duration: Double, programDateTime: Int64) -> Publication {
         measure(bytes: bytes.count, duration: duration)
         return list(duration: duration, programDateTime: programDateTime, bytes: bytes, parts: [], gap: false)
     }

@@ -72,7 +72,8 @@ public enum IngestRules {
         guard (0...variant.bandwidth).contains(variant.averageBandwidth) else {
             throw .badRequest("\(name) has AVERAGE-BANDWIDTH \(variant.averageBandwidth), above its BANDWIDTH")
         }
-        guard variant.width == 0 && variant.height == 0 || sides.contains(variant.width) && sides.contains(variant.height)
+        guard
+            variant.width == 0 && variant.height == 0 || sides.contains(variant.width) && sides.contains(variant.height)
         else {
             throw .badRequest("\(name) has RESOLUTION \(variant.width)x\(variant.height), out of range (1 to 16384)")
         }
@@ -104,7 +105,8 @@ public enum IngestRules {
                     || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
             }
             guard allowed, !codec.isEmpty, codec.utf8.count <= 64 else {
-                throw .badRequest("\(name) has a CODECS entry that is not a codec string (RFC 6381): letters, digits, . and -")
+                throw .badRequest(
+                    "\(name) has a CODECS entry that is not a codec string (RFC 6381): letters, digits, . and -")
             }
         }
     }

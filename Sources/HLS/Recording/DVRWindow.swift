@@ -126,7 +126,8 @@ extension MediaPlaylist {
     public func starting(at sequence: Int, keeping minimum: Double) -> MediaPlaylist {
         var kept = duration
         var dropped = 0
-        while dropped < segments.count, mediaSequence + dropped < sequence, kept - segments[dropped].duration >= minimum {
+        while dropped < segments.count, mediaSequence + dropped < sequence, kept - segments[dropped].duration >= minimum
+        {
             kept -= segments[dropped].duration
             dropped += 1
         }

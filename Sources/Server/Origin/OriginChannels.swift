@@ -156,7 +156,8 @@ public final class OriginChannels: Sendable {
                     // Worked on a copy: a refused push leaves the channel as it was.
                     var channel = state
                     let wasLive = channel.isLive
-                    try take(file, bytes: bytes, into: &channel, name: name, rendition: rendition,
+                    try take(
+                        file, bytes: bytes, into: &channel, name: name, rendition: rendition,
                         wall: wallMilliseconds, finished: &finished)
                     channel.lastPush = now
                     let listing = Self.list(&channel)
@@ -188,7 +189,9 @@ public final class OriginChannels: Sendable {
                 }
                 // Unless its publisher came back meanwhile.
                 remove(oldest, from: &slots, unlessPushedAfter: pushed)
-                guard slots[oldest] == nil else { throw .full("this origin hosts \(settings.maximum) channels already") }
+                guard slots[oldest] == nil else {
+                    throw .full("this origin hosts \(settings.maximum) channels already")
+                }
                 evicted = oldest
             }
             let slot = Slot(Channel(lastPush: now))
