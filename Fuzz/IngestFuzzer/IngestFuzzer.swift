@@ -43,9 +43,10 @@ struct ServedHistory {
         precondition(targetDuration == nil || targetDuration == target, "TARGETDURATION changed")
         targetDuration = target
         for segment in playlist.segments {
+            // As served: three decimals, then rounded to the nearest whole second (RFC 8216).
+            let served = (segment.duration * 1000).rounded() / 1000
             precondition(
-                Int(segment.duration.rounded()) <= target && segment.duration <= Double(target) + 0.5,
-                "EXTINF \(segment.duration) served under TARGETDURATION \(target)")
+                Int(served.rounded()) <= target, "EXTINF \(segment.duration) served under TARGETDURATION \(target)")
         }
         if let lowLatency = playlist.lowLatency {
             for part in playlist.segments.flatMap(\.parts) + lowLatency.openParts {

@@ -317,6 +317,8 @@ import Testing
         ("#EXT-X-TARGETDURATION:1\n#EXTINF:1e-20,\nseg0.m4s\n", "#EXTINF:0.000 of seg0.m4s is out of range"),
         ("#EXT-X-TARGETDURATION:1\n#EXTINF:0x1p-80,\nseg0.m4s\n", "#EXTINF:0.000 of seg0.m4s is out of range"),
         ("#EXT-X-TARGETDURATION:2\n#EXTINF:86400,\nseg0.m4s\n", "#EXTINF:86400.000 of seg0.m4s is out of range"),
+        // Served as 2.500, which rounds to 3: over the target duration.
+        ("#EXT-X-TARGETDURATION:2\n#EXTINF:2.4996,\nseg0.m4s\n", "#EXTINF:2.500 of seg0.m4s is out of range"),
         ("#EXT-X-TARGETDURATION:9223372036854775807\n#EXTINF:1,\nseg0.m4s\n", "EXT-X-TARGETDURATION"),
         (
             "#EXT-X-TARGETDURATION:2000000000000000\n#EXT-X-PART-INF:PART-TARGET=0.2\n#EXT-X-PART:DURATION=0.2,URI=\"part0.0.m4s\"\n",

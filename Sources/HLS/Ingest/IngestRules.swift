@@ -6,7 +6,8 @@ public enum IngestRules {
     public static let targetDurations = 1...60
     /// The shortest EXTINF of a segment with media: 10 ms (a frame at 100 fps).
     public static let shortestSegment = 0.01
-    /// How far a segment may run past EXT-X-TARGETDURATION (Apple: 0.5 s).
+    /// How far a segment may run past EXT-X-TARGETDURATION, not reached (Apple: 0.5 s): as served
+    /// (three decimals), its EXTINF rounds to the target duration at most, as HLS requires.
     public static let overrun = 0.5
     /// Segments one pushed media playlist may list: a live window, not a recording.
     public static let listedSegments = 1000
@@ -36,13 +37,14 @@ public enum IngestRules {
                 "media.m3u8 lists \(playlist.segments.count) segments; an origin takes at most \(listedSegments) "
                     + "(a live window: ffmpeg's -hls_list_size)")
         }
-        let longest = Double(target) + overrun
+        // In milliseconds, as the origin writes EXTINF: 2.4996 is served as 2.500, which rounds to 3.
+        let longest = (Double(target) + overrun) * 1000
         for segment in playlist.segments {
             let shortest = segment.gap ? 0 : shortestSegment
-            guard segment.duration >= shortest, segment.duration <= longest else {
+            guard segment.duration >= shortest, (segment.duration * 1000).rounded() < longest else {
                 throw .badRequest(
                     "media.m3u8: #EXTINF:\(MediaPlaylist.decimal(segment.duration)) of \(segment.uri) is out of "
-                        + "range (\(MediaPlaylist.decimal(shortestSegment)) s to EXT-X-TARGETDURATION + "
+                        + "range (\(MediaPlaylist.decimal(shortestSegment)) s to under EXT-X-TARGETDURATION + "
                         + "\(MediaPlaylist.decimal(overrun)) s)")
             }
         }

@@ -270,16 +270,16 @@ public final class OriginChannels: Sendable {
 
     /// Refuses a media file the channel's budget, or the origin's, has no room for (HTTP 507).
     private func checkRoom(for incoming: Int, in channel: Channel, name: String) throws(IngestAssembler.Refusal) {
-        func mebibytes(_ bytes: Int) -> String { String(fixed: Double(bytes) / 1e6, decimals: 1) + " MB" }
+        func megabytes(_ bytes: Int) -> String { String(fixed: Double(bytes) / 1e6, decimals: 1) + " MB" }
         guard channel.bytes + incoming <= settings.channelMemory else {
             throw .full(
-                "channel \(name) holds \(mebibytes(channel.bytes)) and may hold \(mebibytes(settings.channelMemory)) "
+                "channel \(name) holds \(megabytes(channel.bytes)) and may hold \(megabytes(settings.channelMemory)) "
                     + "(--channel-memory): push the playlist that lists its files, or fewer renditions")
         }
         let total = heldTotal.load(ordering: .relaxed)
         guard total + incoming <= settings.originMemory else {
             throw .full(
-                "this origin holds \(mebibytes(total)) of its \(mebibytes(settings.originMemory)) (--origin-memory)")
+                "this origin holds \(megabytes(total)) of its \(megabytes(settings.originMemory)) (--origin-memory)")
         }
     }
 
