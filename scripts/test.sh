@@ -10,4 +10,4 @@ FUZZ_SEED=1 scripts/fuzz.sh 30
 echo "== end-to-end tests (pytest)"
 # Debian's interpreter: the one python3-pytest (and later python3-selenium) install into.
 # Each test has 5 minutes: a hung read fails its test instead of holding the run.
-ONAIR_BINARY="$PWD/.build/debug/onair" /usr/bin/python3 -m pytest -q --timeout 300 Tests/EndToEnd "$@"
+ONAIR_BINARY="$PWD/.build/debug/onair" /usr/bin/python3 -m pytest -q --timeout 300 --durations=15 Tests/EndToEnd "$@"
