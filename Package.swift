@@ -95,6 +95,8 @@ let package = Package(
         ),
         .executableTarget(name: "WebEmbedder"),
         .plugin(name: "WebAssets", capability: .buildTool(), dependencies: ["WebEmbedder"]),
+        .executableTarget(name: "BuildInfoWriter"),
+        .plugin(name: "BuildInfo", capability: .buildTool(), dependencies: ["BuildInfoWriter"]),
         .target(
             name: "Publisher",
             dependencies: [
@@ -116,7 +118,8 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            plugins: ["BuildInfo"]
         ),
         // libFuzzer over request and playlist parsing: scripts/fuzz.sh; without it, a corpus replayer.
         .target(name: "FuzzDriver", path: "Fuzz/Driver", swiftSettings: swiftSettings),

@@ -11,8 +11,12 @@ struct Onair: AsyncParsableCommand {
             (Safari, VLC, ffplay, mpv) or point a web page's <video> element at it. On a server, \
             `onair serve` takes channels pushed from elsewhere and serves them, behind edge caches.
             """,
+        version: "onair \(version) (commit \(BuildInfo.commit))",
         subcommands: [Publish.self, Serve.self, Devices.self],
         defaultSubcommand: Publish.self)
+
+    /// The release this tree is; `scripts/package.sh` names the package after it.
+    static let version = "0.9.0"
 
     /// Bad input is one line on stderr and exit status 2, before anything starts.
     static func main() async {
