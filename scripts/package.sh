@@ -38,6 +38,9 @@ rm -rf "$manual"
 
 docs="$root/usr/share/doc/onair"
 install -D -m 0644 README.md "$docs/README.md"
+install -d "$docs/docs/images"
+install -m 0644 docs/*.md "$docs/docs/"
+install -m 0644 docs/images/* "$docs/docs/images/"
 install -d "$docs/examples"
 install -m 0644 deploy/* "$docs/examples/"
 
@@ -56,7 +59,7 @@ Version: $version
 Architecture: $architecture
 Maintainer: onair developers <onair-developers@localhost>
 Depends: $depends
-Recommends: xdg-desktop-portal, pipewire
+Recommends: libasound2-plugins, xdg-desktop-portal, pipewire
 Suggests: nginx, varnish
 Section: video
 Priority: optional
@@ -65,7 +68,7 @@ Description: live HLS screen streaming: capture, encode, serve
  onair shares an X11 screen, window or region, or a Wayland desktop through its
  portal, with ALSA sound; stamps a PNG watermark; encodes H.264/AAC with libav;
  and serves HLS (Low-Latency HLS too) from its own HTTP server, with a watch
- page and an embed code. `onair serve` is an origin for publishers elsewhere.
+ page and an embed code. Its serve command is an origin for publishers elsewhere.
 CONTROL
 
 mkdir -p dist

@@ -20,8 +20,9 @@ if ! command -v debootstrap >/dev/null; then
 fi
 
 root=$(mktemp -d /tmp/onair-debian12.XXXXXX)
+chmod 0755 "$root"   # apt downloads as _apt, who must reach the root
 cleanup() {
-    $sudo umount "$root/proc" 2>/dev/null || true
+    $sudo umount "$root/dev/pts" "$root/proc" 2>/dev/null || true
     [ -n "${publisher:-}" ] && kill "$publisher" 2>/dev/null || true
     $sudo rm -rf "$root"
 }
@@ -31,6 +32,7 @@ step "making a clean Debian 12 root in $root"
 $sudo debootstrap --variant=minbase bookworm "$root" "$mirror" >"$root.log" 2>&1 || { tail -20 "$root.log"; fail "debootstrap"; }
 rm -f "$root.log"
 $sudo mount -t proc proc "$root/proc"
+$sudo mount -t devpts devpts "$root/dev/pts"   # apt-get's terminal log
 inside() { $sudo chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
 inside sh -c 'command -v swift swiftc' && fail "a Swift toolchain is inside the root"
 
