@@ -13,16 +13,21 @@ PAGES = sorted([ROOT / "README.md", ROOT / "BENCHMARKS.md", *(ROOT / "docs").glo
 LINK = re.compile(r"!?\[(?:[^\]]*)\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 
 
-def prose_lines(text):
-    """The lines outside fenced and indented code blocks, with inline code spans removed."""
+def prose_lines(text, headings=False):
+    """The lines outside fenced code blocks. For links, also outside indented blocks and with inline
+    code spans removed; for headings (`headings=True`) as they are, since anchors keep a code
+    span's text."""
     fenced = False
     for line in text.split("\n"):
         if line.startswith("```"):
             fenced = not fenced
             continue
-        if fenced or line.startswith("    "):
+        if fenced:
             continue
-        yield re.sub(r"`[^`]*`", "", line)
+        if headings:
+            yield line
+        elif not line.startswith("    "):
+            yield re.sub(r"`[^`]*`", "", line)
 
 
 def slug(heading):
@@ -32,7 +37,7 @@ def slug(heading):
 
 def anchors(page):
     found, seen = set(), {}
-    for line in prose_lines_keeping_code(page.read_text()):
+    for line in prose_lines(page.read_text(), headings=True):
         match = re.match(r"#{1,6} (.*)", line)
         if match:
             base = slug(match.group(1))
@@ -40,17 +45,6 @@ def anchors(page):
             seen[base] = count + 1
             found.add(base if count == 0 else f"{base}-{count}")
     return found
-
-
-def prose_lines_keeping_code(text):
-    """Headings keep their code spans' text in their anchors, so only fences are skipped here."""
-    fenced = False
-    for line in text.split("\n"):
-        if line.startswith("```"):
-            fenced = not fenced
-            continue
-        if not fenced:
-            yield line
 
 
 def test_slug_follows_githubs_rule():
