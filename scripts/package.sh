@@ -7,6 +7,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ONAIR_BUILD=release scripts/setup.sh
+# dpkg-shlibdeps (Depends) and strip; a Swift toolchain's machine may lack them.
+if ! command -v dpkg-shlibdeps >/dev/null || ! command -v strip >/dev/null; then
+    echo "package: installing dpkg-dev and binutils"
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    $sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends dpkg-dev binutils >/dev/null
+fi
 binary=.build/release/onair
 step() { echo "package: $*"; }
 
