@@ -11,6 +11,10 @@ public struct BroadcastEvent: Sendable, Equatable {
         case captureRecovered = "capture_recovered"
         case audioDeviceLost = "audio_device_lost"
         case audioDeviceRecovered = "audio_device_recovered"
+        /// The application whose sound is shared (`--audio app:…`, `--audio window`) plays nothing:
+        /// it has not started, or it quit. Silence is sent until it plays again.
+        case audioAppSilent = "audio_app_silent"
+        case audioAppPlaying = "audio_app_playing"
         /// Frames dropped because encoding cannot keep up.
         case encoderOverloaded = "encoder_overloaded"
         /// The largest rendition of a ladder cannot be encoded in real time: it repeats pictures
@@ -39,7 +43,7 @@ public struct BroadcastEvent: Sendable, Equatable {
         /// Problems are logged as warnings; changes of state and recoveries as information.
         public var isProblem: Bool {
             switch self {
-            case .captureInterrupted, .audioDeviceLost, .encoderOverloaded, .renditionOverloaded, .diskWriteFailed,
+            case .captureInterrupted, .audioDeviceLost, .audioAppSilent, .encoderOverloaded, .renditionOverloaded, .diskWriteFailed,
                 .diskWriteBehind, .pushFailed, .recordFailed, .dvrFailed:
                 true
             default: false

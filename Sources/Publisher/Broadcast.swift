@@ -23,15 +23,16 @@ public final class Broadcast: Sendable {
         self.metrics = metrics
     }
 
-    /// An ALSA device, or two mixed.
+    /// A capture device, or two mixed.
     private static func capture(
-        device: String, gain: Double, mix: String?, mixGain: Double, clock: MediaClock, stop: StopSignal,
+        device: SoundDevice, gain: Double, mix: SoundDevice?, mixGain: Double, clock: MediaClock, stop: StopSignal,
         report: @escaping EventReporter, logger: Logger
     ) throws -> any AudioSource {
         let warn: @Sendable (String) -> Void = { logger.warning("\($0)") }
-        let primary = try AlsaSource(name: device, clock: clock, stop: stop, warn: warn, report: report)
+        let log: @Sendable (String) -> Void = { logger.info("\($0)") }
+        let primary = try device.open(clock: clock, stop: stop, report: report, warn: warn, log: log)
         guard let mix else { return gain == 0 ? primary : try AudioMixer(primary: primary, primaryGain: gain) }
-        let secondary = try AlsaSource(name: mix, clock: clock, stop: stop, warn: warn, report: report)
+        let secondary = try mix.open(clock: clock, stop: stop, report: report, warn: warn, log: log)
         return try AudioMixer(primary: primary, primaryGain: gain, secondary: secondary, secondaryGain: mixGain)
     }
 

@@ -21,8 +21,9 @@ public struct BroadcastConfiguration: Sendable {
     public enum AudioInput: Sendable, Equatable {
         /// The built-in tone with a beep every second.
         case testTone
-        /// An ALSA capture device, with a second one mixed in if given; gains in dB.
-        case capture(device: String, gain: Double, mix: String?, mixGain: Double)
+        /// A capture device (ALSA, or PipeWire: an application's sound, a sink's monitor, a
+        /// source), with a second one mixed in if given; gains in dB.
+        case capture(device: SoundDevice, gain: Double, mix: SoundDevice?, mixGain: Double)
         /// No audio track.
         case none
     }

@@ -5,9 +5,9 @@ import Foundation
 struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
-            "List what can be shared: the desktop's screen-sharing portal (Wayland), the X screen, its windows, and the sound capture devices.",
+            "List what can be shared: the desktop's screen-sharing portal (Wayland), the X screen, its windows, the applications playing sound and PipeWire's sources and sinks, and the ALSA capture devices.",
         discussion:
-            "Use a window's id or title with --source window:<id or title>, the portal with --source portal, a device with --audio or --audio-mix."
+            "Use a window's id or title with --source window:<id or title>, the portal with --source portal, an application with --audio app:<name>, a source, sink or device with --audio or --audio-mix."
     )
 
     @Option(help: ArgumentHelp("The X display to look at. (default: $DISPLAY)", valueName: "display"))
@@ -15,7 +15,11 @@ struct Devices: ParsableCommand {
 
     func run() throws {
         let sound = AlsaSource.captureDevices()
-        defer { Self.printSound(sound) }
+        let pipeWire = PipeWireSource.nodes()
+        defer {
+            Self.printPipeWire(pipeWire)
+            Self.printSound(sound)
+        }
         let portal = Self.printPortal()
         guard display != nil || ProcessInfo.processInfo.environment["DISPLAY"] != nil else {
             print(
@@ -53,6 +57,45 @@ struct Devices: ParsableCommand {
             return false
         case .failure:
             return false
+        }
+    }
+
+    /// What PipeWire offers: the applications playing now (one line per application, with its
+    /// streams counted), then its sources and sinks, each with the option that takes it.
+    private static func printPipeWire(_ nodes: [AudioNode]?) {
+        guard let nodes else { return print("no PipeWire running: per-application sound needs it") }
+        let streams = nodes.filter { $0.kind == .applicationStream }
+        var applications: [(name: String, binary: String, pid: Int, streams: Int)] = []
+        for stream in streams {
+            let name = stream.application.isEmpty ? stream.binary : stream.application
+            if let index = applications.firstIndex(where: { $0.name == name && $0.pid == stream.processID }) {
+                applications[index].streams += 1
+            } else {
+                applications.append((name, stream.binary, stream.processID, 1))
+            }
+        }
+        print(
+            applications.isEmpty
+                ? "no applications playing sound now" : "applications playing sound (--audio app:<name>):")
+        for application in applications {
+            let option = "app:\(application.name.contains(" ") ? application.binary : application.name)"
+            let details = [
+                application.binary.isEmpty || application.binary == application.name ? nil : application.binary,
+                application.pid > 0 ? "pid \(application.pid)" : nil,
+                application.streams > 1 ? "\(application.streams) streams" : nil,
+            ].compactMap { $0 }
+            print("  \(option)" + (details.isEmpty ? "" : "  (\(details.joined(separator: ", ")))"))
+        }
+        let devices = nodes.filter { $0.kind != .applicationStream }
+        guard !devices.isEmpty else { return }
+        print(
+            "PipeWire sources and sinks (--audio, --audio-mix; pipewire:monitor is what the default sink plays, pipewire:default the default source):"
+        )
+        let width = devices.map { $0.name.count + 9 }.max() ?? 0
+        for device in devices {
+            let option = "pipewire:\(device.name)".padding(toLength: width, withPad: " ", startingAt: 0)
+            let what = device.kind == .sink ? "what it plays" : "source"
+            print("  \(option)  \(device.description.isEmpty ? what : "\(device.description), \(what)")")
         }
     }
 

@@ -31,11 +31,14 @@ struct SourceOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "What to hear: an ALSA capture device (default, pulse, hw:1,0, …), test (a tone that beeps every second), or none. (default: the default device with a display, test without)",
-            valueName: "device"))
+            "What to hear: app:<name> (one application's sound through PipeWire: every stream it plays, matched by its application name or binary, ignoring case, or by its process id), window (the sound of the window shared with --source window:…), pipewire:monitor (what the desktop plays), pipewire:default or pipewire:<node> (a microphone or any PipeWire source or sink), an ALSA capture device (default, pulse, hw:1,0, …), test (a tone that beeps every second), or none. (default: PipeWire's default source where PipeWire runs, else the ALSA default device, with a display; test without)",
+            valueName: "source"))
     var audio: String?
 
-    @Option(help: ArgumentHelp("A second ALSA capture device mixed in (a microphone).", valueName: "device"))
+    @Option(
+        help: ArgumentHelp(
+            "A second sound source mixed in (a microphone), named as for --audio: pipewire:default, app:<name>, an ALSA device.",
+            valueName: "source"))
     var audioMix: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Gain of --audio, in dB.", valueName: "dB"))
@@ -57,15 +60,41 @@ struct SourceOptions: ParsableArguments {
         if audioMix != nil, audio == "test" || audio == "none" {
             throw ValidationError("--audio-mix mixes two capture devices: give --audio a device too")
         }
+        for text in [audio, audioMix].compactMap({ $0 }) where text != "window" {
+            do {
+                _ = try SoundDevice(parsing: text)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
+        if audioMix == "window" {
+            throw ValidationError(
+                "--audio-mix window: give the window's sound as --audio window, and mix a microphone in")
+        }
+        if audio == "window" {
+            guard case .window = source else {
+                throw ValidationError(
+                    "--audio window takes the sound of the shared window: share one with --source window:<id or title>, or name the application with --audio app:<name>"
+                )
+            }
+        }
     }
 
-    /// The sound to publish, with capture devices opened once to check them.
-    func resolveAudio(videoIsTestPattern: Bool, notice: (String) -> Void) throws -> BroadcastConfiguration.AudioInput {
+    /// The sound to publish, with capture devices opened once to check them. `window` is the
+    /// shared window's process (its `_NET_WM_PID`).
+    func resolveAudio(
+        video: BroadcastConfiguration.VideoInput, notice: (String) -> Void
+    ) throws -> BroadcastConfiguration.AudioInput {
+        let videoIsTestPattern = if case .testPattern = video { true } else { false }
         switch audio {
         case "test": return .testTone
         case "none": return .none
         case nil where videoIsTestPattern && audioMix == nil: return .testTone
         case nil:
+            let mix = try audioMix.map { try Self.checked(try SoundDevice(parsing: $0), notice: notice) }
+            if PipeWireSource.nodes()?.contains(where: { $0.kind == .source }) == true {
+                return .capture(device: .pipeWire(.defaultSource), gain: audioGain, mix: mix, mixGain: mixGain)
+            }
             do {
                 try AlsaSource.probe("default")
             } catch {
@@ -73,17 +102,57 @@ struct SourceOptions: ParsableArguments {
                 notice("no sound: the ALSA device 'default' cannot be opened (\(error)); pick one with --audio")
                 return .none
             }
-            return .capture(device: "default", gain: audioGain, mix: nil, mixGain: mixGain)
-        case let device?:
-            for name in [device] + (audioMix.map { [$0] } ?? []) {
-                do {
-                    try AlsaSource.probe(name)
-                } catch {
-                    throw Self.deviceError(name, error)
-                }
-            }
-            return .capture(device: device, gain: audioGain, mix: audioMix, mixGain: mixGain)
+            return .capture(device: .alsa("default"), gain: audioGain, mix: mix, mixGain: mixGain)
+        case let text?:
+            let device = text == "window" ? try Self.windowSound(video) : try SoundDevice(parsing: text)
+            let primary = try Self.checked(device, notice: notice)
+            let mix = try audioMix.map { try Self.checked(try SoundDevice(parsing: $0), notice: notice) }
+            return .capture(device: primary, gain: audioGain, mix: mix, mixGain: mixGain)
         }
+    }
+
+    /// The shared window's application, by the process id the window names.
+    private static func windowSound(_ video: BroadcastConfiguration.VideoInput) throws -> SoundDevice {
+        guard case .screen(let display, .window(let window), _, _) = video else {
+            throw UsageError(
+                message:
+                    "--audio window takes the sound of the shared window: share one with --source window:<id or title>")
+        }
+        guard let pid = display.processID(of: window) else {
+            throw UsageError(
+                message:
+                    "window 0x\(String(window, radix: 16)) does not say which process it belongs to (no _NET_WM_PID): name its application with --audio app:<name> instead"
+            )
+        }
+        return .pipeWire(.application(.processID(pid)))
+    }
+
+    /// Opens a device once, so a wrong one is refused before anything starts; an application
+    /// not playing yet is only a notice.
+    private static func checked(_ device: SoundDevice, notice: (String) -> Void) throws -> SoundDevice {
+        switch device {
+        case .alsa(let name):
+            do {
+                try AlsaSource.probe(name)
+            } catch {
+                throw Self.deviceError(name, error)
+            }
+        case .pipeWire(let target):
+            let playing: [AudioNode]
+            do {
+                playing = try PipeWireSource.probe(target)
+            } catch let error as PipeWireSoundError {
+                throw UsageError(message: error.description)
+            }
+            if case .application = target {
+                notice(
+                    playing.isEmpty
+                        ? "\(target) plays nothing yet: silence until it does"
+                        : "sharing the sound of \(target): \(playing.count) stream\(playing.count == 1 ? "" : "s") playing"
+                )
+            }
+        }
+        return device
     }
 
     private static func deviceError(_ name: String, _ error: any Error) -> UsageError {

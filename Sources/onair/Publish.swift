@@ -166,8 +166,7 @@ struct Publish: AsyncParsableCommand {
         var notices: [String] = []
         let (video, size, captured) = try resolver.resolve { notices.append($0) }
         configuration.video = video
-        let isTestPattern = if case .testPattern = video { true } else { false }
-        configuration.audio = try sources.resolveAudio(videoIsTestPattern: isTestPattern) { notices.append($0) }
+        configuration.audio = try sources.resolveAudio(video: video) { notices.append($0) }
         configuration.width = size.width
         configuration.height = size.height
         if let renditions = encoding.renditions {

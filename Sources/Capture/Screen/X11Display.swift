@@ -94,6 +94,27 @@ public final class X11Display: @unchecked Sendable {
             height: Int(attributes.height), viewable: attributes.map_state == IsViewable)
     }
 
+    /// The process a window belongs to, as it says itself (`_NET_WM_PID`); nil when it names none.
+    public func processID(of window: UInt) -> Int? {
+        let atom = XInternAtom(display, "_NET_WM_PID", 1)
+        guard atom != 0 else { return nil }
+        var type: Atom = 0
+        var format: Int32 = 0
+        var count: UInt = 0, after: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        _ = CX11_takeError()
+        guard
+            XGetWindowProperty(
+                display, Window(window), atom, 0, 1, 0, Atom(0), &type, &format, &count, &after, &data) == 0,
+            CX11_takeError() == 0, let data
+        else { return nil }
+        defer { XFree(data) }
+        guard format == 32, count == 1 else { return nil }
+        // Xlib hands 32-bit properties over as longs.
+        let pid = data.withMemoryRebound(to: CLong.self, capacity: 1) { Int($0.pointee) }
+        return pid > 0 ? pid : nil
+    }
+
     private func title(_ window: Window) -> String {
         var name: UnsafeMutablePointer<CChar>?
         guard XFetchName(display, window, &name) != 0, let name else { return "" }

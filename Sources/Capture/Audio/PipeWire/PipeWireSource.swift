@@ -1,0 +1,219 @@
+import Foundation
+public import Media
+
+/// Sound taken straight from PipeWire: one application's playback streams (every one it opens,
+/// followed as they come and go, mixed), a sink's monitor, or a source.
+///
+/// Samples are paced by the broadcast clock, 20 ms at a time, so the sound track runs on whether
+/// anything plays or not: an application not playing, a node gone, or PipeWire away is silence,
+/// with an event, never the end of the broadcast, and the picture never waits for sound. Each
+/// stream collects in a ring of its own (filled on PipeWire's thread) and is taken from once it
+/// holds a little more than PipeWire's cycle, so the 21 ms bursts PipeWire delivers in never run
+/// dry; a stream whose clock runs ahead of ours (a sound card's crystal) has its excess trimmed,
+/// one behind is refilled. PipeWire converts whatever a stream plays (mono, 5.1, 44.1 kHz) to
+/// 48 kHz stereo. When PipeWire goes away (a restart), the source connects again once a second.
+public final class PipeWireSource: AudioSource, @unchecked Sendable {  // read on one thread only
+    public static let sampleRate = 48_000
+    static let chunk = 960
+    /// Frames a stream holds before it is taken from: two PipeWire cycles of 1024.
+    static let prebuffer = 2048
+    /// Frames above `prebuffer` at which a stream's excess is trimmed (its clock runs fast).
+    static let excess = 4800
+    /// How far behind the clock the sound is stamped: the stream's buffer plus PipeWire's cycle.
+    static let latency = 0.04
+    /// Chunks between looks at PipeWire's nodes: 200 ms.
+    static let followEvery = 10
+
+    public let target: PipeWireTarget
+    private let clock: MediaClock
+    private let stop: StopSignal
+    private let report: EventReporter
+    private let log: @Sendable (String) -> Void
+    private var session: PipeWireSession?
+    private var follower: StreamFollower?
+    private var streams: [Stream] = []
+    private var anchor: Int64?
+    private var index: Int64 = 0
+    private var nextConnect = 0.0
+    private var lost = false
+    private var nodeMissing = false
+
+    private final class Stream {
+        let capture: PipeWireCapture
+        var queue: [Float] = []
+        var primed = false
+        init(capture: PipeWireCapture) { self.capture = capture }
+    }
+
+    /// Connects to PipeWire now, so a missing PipeWire or node is refused before the broadcast
+    /// starts.
+    public init(
+        target: PipeWireTarget, clock: MediaClock, stop: StopSignal, report: @escaping EventReporter,
+        log: @escaping @Sendable (String) -> Void
+    ) throws {
+        self.target = target
+        self.clock = clock
+        self.stop = stop
+        self.report = report
+        self.log = log
+        let session = try PipeWireSession()
+        _ = try Self.node(for: target, in: session.nodes())
+        self.session = session
+        if case .application(let application) = target { follower = StreamFollower(application: application) }
+    }
+
+    /// Checks a target without capturing: PipeWire is running and a named node exists. Returns
+    /// the application streams playing now for an application target (none is not an error).
+    @discardableResult
+    public static func probe(_ target: PipeWireTarget) throws -> [AudioNode] {
+        let session = try PipeWireSession()
+        let nodes = session.nodes()
+        _ = try node(for: target, in: nodes)
+        if case .application(let application) = target { return nodes.filter { application.matches($0) } }
+        return []
+    }
+
+    /// The audio nodes of the user's PipeWire, for `onair devices`; nil when none is running.
+    public static func nodes() -> [AudioNode]? {
+        try? PipeWireSession(timeout: 1).nodes()
+    }
+
+    /// The node a `.node` target names (a sink's monitor or a source), checked to exist.
+    private static func node(for target: PipeWireTarget, in nodes: [AudioNode]) throws(PipeWireSoundError)
+        -> AudioNode?
+    {
+        guard case .node(let name) = target else { return nil }
+        if let node = nodes.first(where: { $0.name == name && $0.kind != .applicationStream }) { return node }
+        let known = nodes.filter { $0.kind != .applicationStream }.map { "pipewire:\($0.name)" }
+        throw PipeWireSoundError(
+            description:
+                "no PipeWire sink or source is called '\(name)'; use pipewire:monitor (what the desktop plays), pipewire:default (the microphone)"
+                + (known.isEmpty ? "" : ", or one of \(known.prefix(12).joined(separator: ", "))")
+                + " (onair devices lists them)")
+    }
+
+    public func read() throws -> AudioFrame? {
+        if anchor == nil {
+            anchor = Int64((clock.elapsed() * Double(Self.sampleRate)).rounded())
+            follow(at: 0)
+        }
+        let start = anchor! + index * Int64(Self.chunk)
+        let end = start + Int64(Self.chunk)
+        // A chunk exists once its last sample was played; stamped a latency earlier.
+        let position = start - Int64(Self.latency * Double(Self.sampleRate))
+        if stop.shouldStop(at: Double(max(0, position)) / Double(Self.sampleRate)) {
+            close()
+            return nil
+        }
+        clock.sleep(until: Double(end) / Double(Self.sampleRate))
+        if index % Int64(Self.followEvery) == 0 { follow(at: Double(end) / Double(Self.sampleRate)) }
+        index += 1
+        let frame = try AudioFrame(
+            format: .floatInterleaved, sampleRate: Self.sampleRate, channelCount: 2, sampleCount: Self.chunk,
+            position: max(0, position))
+        frame.withInterleavedBytes { bytes in
+            let out = bytes.bindMemory(to: Float.self)
+            out.initialize(repeating: 0)
+            for stream in streams { mix(stream, into: out) }
+            for i in out.indices { out[i] = min(1, max(-1, out[i])) }
+        }
+        return frame
+    }
+
+    /// Adds what one stream has for this chunk, once it holds enough not to run dry.
+    private func mix(_ stream: Stream, into out: UnsafeMutableBufferPointer<Float>) {
+        let waiting = stream.capture.available
+        if waiting > 0 { _ = stream.capture.read(into: &stream.queue, frames: waiting) }
+        let held = stream.queue.count / 2
+        if !stream.primed {
+            guard held >= Self.prebuffer else { return }
+            stream.primed = true
+        }
+        if held > Self.prebuffer + Self.excess {
+            stream.queue.removeFirst(2 * (held - Self.prebuffer))
+        }
+        let take = min(Self.chunk, stream.queue.count / 2)
+        stream.queue.withUnsafeBufferPointer { queue in
+            for i in 0..<(2 * take) { out[i] += queue[i] }
+        }
+        stream.queue.removeFirst(2 * take)
+        // Ran dry (the stream paused or its clock is slow): fill up again before taking more.
+        if take < Self.chunk { stream.primed = false }
+    }
+
+    /// Looks at PipeWire: reconnects after a restart, follows an application's streams, and
+    /// keeps a named node's capture open while the node is there.
+    private func follow(at now: Double) {
+        if let session, let why = session.broken {
+            streams = []
+            self.session = nil
+            follower?.reset()
+            lost = true
+            nextConnect = now + 1
+            report(.audioDeviceLost, "PipeWire went away (\(why)): sending silence and connecting again every second")
+            return
+        }
+        if session == nil {
+            guard now >= nextConnect else { return }
+            nextConnect = now + 1
+            guard let connected = try? PipeWireSession(timeout: 0.5) else { return }
+            session = connected
+            if lost {
+                lost = false
+                report(.audioDeviceRecovered, "PipeWire is back: capturing \(target) again")
+            }
+        }
+        guard let session else { return }
+        let nodes = session.nodes()
+        if var follower {
+            let change = follower.update(nodes: nodes)
+            self.follower = follower
+            streams.removeAll { change.stop.contains($0.capture.serial) }
+            for serial in change.start {
+                guard let capture = try? session.capture(serial: serial, monitor: false) else { continue }
+                streams.append(Stream(capture: capture))
+                log("capturing \(target): stream \(serial)")
+            }
+            if change.playingChanged {
+                if change.playing {
+                    report(.audioAppPlaying, "\(target) is playing: its sound is in the broadcast")
+                } else {
+                    report(
+                        .audioAppSilent, "\(target) plays nothing (not started, or quit): sending silence until it does"
+                    )
+                }
+            }
+            return
+        }
+        switch target {
+        case .node(let name):
+            let node = nodes.first { $0.name == name && $0.kind != .applicationStream }
+            if let node, streams.first?.capture.serial != node.serial {
+                streams = []
+                if let capture = try? session.capture(serial: node.serial, monitor: node.kind == .sink) {
+                    streams = [Stream(capture: capture)]
+                }
+                if nodeMissing {
+                    nodeMissing = false
+                    report(.audioDeviceRecovered, "\(target) is back")
+                }
+            } else if node == nil, !nodeMissing {
+                nodeMissing = true
+                streams = []
+                report(.audioDeviceLost, "\(target) is gone: sending silence until it is back")
+            }
+        case .defaultSource, .defaultMonitor:
+            if streams.isEmpty, let capture = try? session.capture(serial: 0, monitor: target == .defaultMonitor) {
+                streams = [Stream(capture: capture)]
+            }
+        case .application:
+            break
+        }
+    }
+
+    /// Lets the streams and the connection go, on the reading thread as sound ends.
+    private func close() {
+        streams = []
+        session = nil
+    }
+}

@@ -1,0 +1,205 @@
+"""One application's sound through a real PipeWire: pw-play processes named Alpha and Beta play
+tones at different frequencies; the broadcast must carry the chosen one's and not the other's."""
+
+import re
+import subprocess
+
+import pytest
+
+from harness import Publisher, run_onair, wait_until
+from pipewire import PipeWire
+from test_audio import decoded_audio, finish, level
+from xserver import XServer
+
+ALPHA, BETA, GAMMA = 440, 1500, 700
+
+
+def wav(folder, name, frequency, channels=2, rate=48000, seconds=120):
+    path = folder / f"{name}.wav"
+    if not path.exists():
+        subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i",
+                        f"sine=frequency={frequency}:sample_rate={rate}:duration={seconds}", "-ac", str(channels),
+                        "-ar", str(rate), str(path)], check=True)
+    return path
+
+
+@pytest.fixture(scope="module")
+def tones(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("app-tones")
+    # Beta is mono at 44.1 kHz and Gamma 5.1: PipeWire converts both to what onair asks for.
+    return {"alpha": wav(folder, "alpha", ALPHA), "beta": wav(folder, "beta", BETA, channels=1, rate=44100),
+            "gamma": wav(folder, "gamma", GAMMA, channels=6)}
+
+
+@pytest.fixture
+def pipewire():
+    server = PipeWire(sinks=("desk", "mic"))
+    yield server
+    server.stop()
+
+
+def publish(pipewire, folder, *arguments, seconds=5, display=None):
+    return Publisher("--source", "test", "--size", "320x180", "--duration", f"{seconds}s", "--hls-dir", str(folder),
+                     *arguments, env=pipewire.env, display=display)
+
+
+def wait_for_line(publisher, pattern, timeout=20, after=0):
+    """Waits for the publisher to log a line matching `pattern` (after `after` such lines)."""
+    try:
+        wait_until(lambda: len(re.findall(pattern, publisher.output())) > after, timeout, what=pattern)
+    except AssertionError:
+        raise AssertionError(f"{pattern} not logged:\n{publisher.output()}") from None
+
+
+def test_the_chosen_application_is_heard_and_not_the_other(pipewire, tones, tmp_path):
+    pipewire.play("Alpha", tones["alpha"])
+    pipewire.play("Beta", tones["beta"])
+    output = finish(publish(pipewire, tmp_path / "alpha", "--audio", "app:alpha"))
+    assert "sharing the sound of application alpha: 1 stream playing" in output
+    samples = decoded_audio(tmp_path / "alpha")
+    assert level(samples, ALPHA) > 1500
+    assert level(samples, BETA) < 30
+
+
+def test_an_application_is_matched_by_process_id_and_its_format_converted(pipewire, tones, tmp_path):
+    pipewire.play("Alpha", tones["alpha"])
+    beta = pipewire.play("Beta", tones["beta"])
+    finish(publish(pipewire, tmp_path, "--audio", f"app:{beta.pid}"))
+    samples = decoded_audio(tmp_path)
+    assert level(samples, BETA) > 1500
+    assert level(samples, ALPHA) < 30
+
+
+def test_every_stream_of_an_application_is_mixed(pipewire, tones, tmp_path):
+    # Two streams under one name (a browser with two tabs playing), a 5.1 one among them.
+    pipewire.play("Alpha", tones["alpha"])
+    pipewire.play("Alpha", tones["gamma"])
+    pipewire.play("Beta", tones["beta"])
+    output = finish(publish(pipewire, tmp_path, "--audio", "app:Alpha"))
+    assert "2 streams playing" in output
+    samples = decoded_audio(tmp_path)
+    assert level(samples, ALPHA) > 1500
+    assert level(samples, GAMMA) > 500
+    assert level(samples, BETA) < 30
+
+
+def test_an_application_that_quits_and_comes_back_is_silence_then_sound(pipewire, tones, tmp_path):
+    publisher = publish(pipewire, tmp_path, "--audio", "app:Alpha", seconds=60)
+    try:
+        wait_for_line(publisher, r"\[audio_app_silent\]")
+        assert "application Alpha plays nothing yet: silence until it does" in publisher.output()
+        alpha = pipewire.play("Alpha", tones["alpha"])
+        wait_for_line(publisher, r"\[audio_app_playing\]")
+        pipewire.quit(alpha)
+        wait_for_line(publisher, r"\[audio_app_silent\]", after=1)
+        pipewire.play("Alpha", tones["alpha"])
+        wait_for_line(publisher, r"\[audio_app_playing\]", after=1)
+        # Two more segments written: the tone fills the last one.
+        started = len(written(tmp_path))
+        wait_until(lambda: len(written(tmp_path)) >= started + 2, 20, what="two more segments")
+    finally:
+        assert publisher.stop() == 0, publisher.output()
+    samples = decoded_audio(tmp_path)
+    assert level(samples, ALPHA, ending=0.2) > 1500
+    # The broadcast never stopped: its media covers the whole run.
+    assert "audio_device_lost" not in publisher.output()
+
+
+def written(folder):
+    """The segments written so far."""
+    return sorted((folder / "live/demo").glob("seg*.m4s"))
+
+
+def test_application_and_microphone_are_mixed_at_their_gains(pipewire, tones, tmp_path):
+    pipewire.play("Alpha", tones["alpha"])
+    pipewire.play("Talker", tones["beta"], sink="mic")
+    finish(publish(pipewire, tmp_path / "alone", "--audio", "app:Alpha"))
+    finish(publish(pipewire, tmp_path / "mixed", "--audio", "app:Alpha", "--audio-gain", "-6",
+                   "--audio-mix", "pipewire:mic", "--mix-gain", "0"))
+    alone, mixed = decoded_audio(tmp_path / "alone"), decoded_audio(tmp_path / "mixed")
+    assert level(alone, BETA) < 30
+    # -6 dB is half the amplitude.
+    assert 0.4 < level(mixed, ALPHA) / level(alone, ALPHA) < 0.6
+    assert level(mixed, BETA) > 1500
+
+
+def test_pipewire_killed_and_restarted_is_silence_then_sound(pipewire, tones, tmp_path):
+    pipewire.play("Alpha", tones["alpha"])
+    publisher = publish(pipewire, tmp_path, "--audio", "app:Alpha", seconds=60)
+    try:
+        wait_for_line(publisher, r"\[audio_app_playing\]")
+        publisher.wait_for_segments(1)
+        pipewire.kill()
+        wait_for_line(publisher, r"\[audio_device_lost\] PipeWire went away")
+        pipewire.start()
+        pipewire.play("Alpha", tones["alpha"])
+        wait_for_line(publisher, r"\[audio_device_recovered\] PipeWire is back")
+        wait_for_line(publisher, r"\[audio_app_playing\]", after=1)
+        listed = len(written(tmp_path))
+        wait_until(lambda: len(written(tmp_path)) >= listed + 2, 20, what="two more segments")
+    finally:
+        assert publisher.stop() == 0, publisher.output()
+    samples = decoded_audio(tmp_path)
+    assert level(samples, ALPHA, ending=0.2) > 1500
+
+
+def test_a_shared_windows_sound(pipewire, tones, tmp_path):
+    server = XServer(640, 480)
+    try:
+        alpha = pipewire.play("Alpha", tones["alpha"])
+        pipewire.play("Beta", tones["beta"])
+        server.window("Player", "#3060c0", "320x240+40+40")
+        wid = wait_until(lambda: re.search(r"0x[0-9a-f]+(?= \"Player\")", run_onair(
+            "devices", display=server.display).stdout), 10, what="the window").group(0)
+        # The window says which process it belongs to; here, the one playing Alpha.
+        server.run("xprop", "-id", wid, "-f", "_NET_WM_PID", "32c", "-set", "_NET_WM_PID", str(alpha.pid))
+        finish(Publisher("--source", f"window:{wid}", "--size", "320x240", "--duration", "5s",
+                         "--hls-dir", str(tmp_path), "--audio", "window", env=pipewire.env, display=server.display))
+    finally:
+        server.stop()
+    samples = decoded_audio(tmp_path)
+    assert level(samples, ALPHA) > 1500
+    assert level(samples, BETA) < 30
+
+
+def test_the_sound_of_what_the_desktop_plays_and_of_a_source(pipewire, tones, tmp_path):
+    pipewire.play("Alpha", tones["alpha"])
+    pipewire.play("Talker", tones["beta"], sink="mic")
+    finish(publish(pipewire, tmp_path / "desk", "--audio", "pipewire:desk"))
+    finish(publish(pipewire, tmp_path / "mic", "--audio", "pipewire:mic"))
+    desk, mic = decoded_audio(tmp_path / "desk"), decoded_audio(tmp_path / "mic")
+    assert level(desk, ALPHA) > 1500 and level(desk, BETA) < 30
+    assert level(mic, BETA) > 1500 and level(mic, ALPHA) < 30
+
+
+def test_devices_lists_the_applications_playing_and_pipewires_nodes(pipewire, tones):
+    beta = pipewire.play("Beta", tones["beta"])
+    result = run_onair("devices", env=pipewire.env)
+    assert result.returncode == 0, result.stderr
+    assert "applications playing sound (--audio app:<name>):" in result.stdout
+    assert f"  app:Beta  (pw-play, pid {beta.pid})" in result.stdout
+    assert re.search(r"^  pipewire:desk +what it plays$", result.stdout, re.M), result.stdout
+    assert re.search(r"^  pipewire:mic +what it plays$", result.stdout, re.M), result.stdout
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--audio", "app:"], "app: needs an application: its name, its binary or its process id"),
+    (["--audio", "window"], "--audio window takes the sound of the shared window: share one with --source window:"),
+    (["--audio", "pipewire:nosuch"], "no PipeWire sink or source is called 'nosuch'; use pipewire:monitor"),
+    (["--audio", "app:Alpha", "--audio-mix", "window"], "--audio-mix window:"),
+])
+def test_bad_sound_choices_are_one_line_and_status_2(pipewire, arguments, message):
+    result = run_onair("publish", "--source", "test", *arguments, env=pipewire.env)
+    assert result.returncode == 2, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) <= 2 and message in lines[0], result.stderr
+
+
+def test_no_pipewire_running_is_refused_before_anything_starts(tmp_path):
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    env = {"XDG_RUNTIME_DIR": str(runtime), "PIPEWIRE_RUNTIME_DIR": str(runtime)}
+    for choice in ("app:firefox", "pipewire:monitor"):
+        result = run_onair("publish", "--source", "test", "--audio", choice, env=env)
+        assert result.returncode == 2, result.stderr
+        assert "no PipeWire to capture from" in result.stderr and "--audio default" in result.stderr, result.stderr
