@@ -43,7 +43,8 @@ public struct BroadcastEvent: Sendable, Equatable {
         /// Problems are logged as warnings; changes of state and recoveries as information.
         public var isProblem: Bool {
             switch self {
-            case .captureInterrupted, .audioDeviceLost, .audioAppSilent, .encoderOverloaded, .renditionOverloaded, .diskWriteFailed,
+            case .captureInterrupted, .audioDeviceLost, .audioAppSilent, .encoderOverloaded, .renditionOverloaded,
+                .diskWriteFailed,
                 .diskWriteBehind, .pushFailed, .recordFailed, .dvrFailed:
                 true
             default: false
