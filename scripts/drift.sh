@@ -9,32 +9,57 @@
 # picture: positive is sound late. Both recordings go through the same detector, so its own
 # delay cancels. It reports figures; it does not pass or fail.
 #
-#   scripts/drift.sh [minutes]      (default 60)
+# With --pipewire the same runs on PipeWire: a null sink on a private session bus, the beeps played
+# by an application called Beeper, onair taking that application's sound (--audio app:Beeper),
+# and the reference recorded with pw-record on the sink's monitor.
+#
+#   scripts/drift.sh [minutes] [--pipewire]     (default 60)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 minutes=${1:-60}
+sound=${2:-}
 seconds=$((minutes * 60))
 ONAIR_BUILD=release scripts/setup.sh >/dev/null
 work=$(mktemp -d)
 export PULSE_RUNTIME_PATH=$work XDG_RUNTIME_DIR=$work HOME=$work
 cleanup() {
-    kill "${listener:-}" "${player:-}" "${pulse:-}" 2>/dev/null || true
+    kill "${listener:-}" "${player:-}" "${pulse:-}" "${wireplumber:-}" "${bus:-}" 2>/dev/null || true
     rm -rf "$work"
 }
 trap cleanup EXIT
-pulseaudio -n --daemonize=no --exit-idle-time=-1 --disallow-exit --load="module-null-sink sink_name=desk" \
-    --load=module-native-protocol-unix >/dev/null 2>&1 &
-pulse=$!
-for _ in $(seq 100); do pactl list short sinks >/dev/null 2>&1 && break; sleep 0.1; done
+if [ "$sound" = --pipewire ]; then
+    export DBUS_SESSION_BUS_ADDRESS=unix:path=$work/bus
+    dbus-daemon --session --address="$DBUS_SESSION_BUS_ADDRESS" --nofork --nopidfile >/dev/null 2>&1 &
+    bus=$!
+    for _ in $(seq 100); do [ -S "$work/bus" ] && break; sleep 0.1; done
+    pipewire >/dev/null 2>&1 &
+    pulse=$!
+    for _ in $(seq 100); do [ -S "$work/pipewire-0" ] && break; sleep 0.1; done
+    wireplumber >/dev/null 2>&1 &
+    wireplumber=$!
+    pw-cli create-node adapter '{ factory.name=support.null-audio-sink node.name=desk media.class=Audio/Sink
+        object.linger=true audio.position=[FL FR] }' >/dev/null
+    record=(pw-record --target desk -P '{ stream.capture.sink = true }' --latency 10ms --format s16 --channels 1
+        --rate 44100 -)
+    play=(pw-play --target desk -P '{ application.name = "Beeper" }')
+    audio=app:Beeper
+else
+    pulseaudio -n --daemonize=no --exit-idle-time=-1 --disallow-exit --load="module-null-sink sink_name=desk" \
+        --load=module-native-protocol-unix >/dev/null 2>&1 &
+    pulse=$!
+    for _ in $(seq 100); do pactl list short sinks >/dev/null 2>&1 && break; sleep 0.1; done
+    record=(parec --device=desk.monitor --latency-msec=10 --format=s16le --channels=1 --rate=44100 --raw)
+    play=(paplay --device=desk)
+    audio=pulse:desk.monitor
+fi
 # Beeps: 100 ms of 1 kHz at the start of each second, silence between, a little longer than the run.
 ffmpeg -v error -f lavfi -i "sine=frequency=1000:sample_rate=44100:duration=$((seconds + 30))" \
     -af "volume='if(lt(mod(t,1),0.1),1,0)':eval=frame" -ac 2 "$work/beeps.wav"
 # The reference: the sink's sound as parec delivers it, 10 ms at a time, with when each block came.
-python3 - "$work/reference.raw" "$work/arrivals" <<'PY' &
+python3 - "$work/reference.raw" "$work/arrivals" "${record[@]}" <<'PY' &
 import os, signal, subprocess, sys, time
 signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-parec = subprocess.Popen(["parec", "--device=desk.monitor", "--latency-msec=10", "--format=s16le",
-                          "--channels=1", "--rate=44100", "--raw"], stdout=subprocess.PIPE)
+parec = subprocess.Popen(sys.argv[3:], stdout=subprocess.PIPE)
 samples = 0
 with open(sys.argv[1], "wb") as raw, open(sys.argv[2], "w") as arrivals:
     try:
@@ -47,12 +72,12 @@ with open(sys.argv[1], "wb") as raw, open(sys.argv[2], "w") as arrivals:
         parec.terminate()
 PY
 listener=$!
-paplay --device=desk "$work/beeps.wav" &
+"${play[@]}" "$work/beeps.wav" &
 player=$!
 echo "drift: publishing $minutes min of captured beeps..." >&2
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 .build/release/onair publish --channel drift --source test --size 320x180 --video-bitrate 150k \
-    --audio pulse:desk.monitor --segment-duration 4 --playlist-size $((seconds / 4 + 10)) \
+    --audio "$audio" --segment-duration 4 --playlist-size $((seconds / 4 + 10)) \
     --duration "${seconds}s" --host 127.0.0.1 --port "$port" --hls-dir "$work/hls" --log-level warning
 kill -TERM "$listener"
 wait "$listener" || true

@@ -7,13 +7,18 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 from pathlib import Path
 
 from harness import wait_until
+from soundserver import Listener
 
 
 class PipeWire:
-    def __init__(self, sinks=("desk",)):
+    """`sinks`: null sinks (what a desktop plays into); `sources`: virtual sources (microphones),
+    fed by linking a player to them."""
+
+    def __init__(self, sinks=("desk",), sources=()):
         self.root = Path(tempfile.mkdtemp(prefix="onair-pipewire-"))
         self.runtime = self.root / "run"
         self.runtime.mkdir(mode=0o700)
@@ -21,6 +26,7 @@ class PipeWire:
                     "DBUS_SESSION_BUS_ADDRESS": f"unix:path={self.runtime}/bus",
                     "PIPEWIRE_RUNTIME_DIR": str(self.runtime)}
         self.sinks = sinks
+        self.sources = sources
         self.players = []
         self.services = []
         self.bus = self._spawn("dbus", "dbus-daemon", "--session", f"--address={self.env['DBUS_SESSION_BUS_ADDRESS']}",
@@ -48,12 +54,14 @@ class PipeWire:
         self.services = [self._spawn("pipewire", "pipewire")]
         wait_until(socket.exists, 10, what="PipeWire")
         self.services.append(self._spawn("wireplumber", "wireplumber"))
-        for sink in self.sinks:
+        nodes = [(sink, "Audio/Sink") for sink in self.sinks] + [(source, "Audio/Source/Virtual")
+                                                                 for source in self.sources]
+        for name, media_class in nodes:
             self.run("pw-cli", "create-node", "adapter",
-                     f"{{ factory.name=support.null-audio-sink node.name={sink} media.class=Audio/Sink "
+                     f"{{ factory.name=support.null-audio-sink node.name={name} media.class={media_class} "
                      "object.linger=true audio.position=[FL FR] }")
-        wait_until(lambda: all(f'node.name = "{sink}"' in self.run("pw-cli", "ls", "Node").stdout
-                               for sink in self.sinks), 10, what="the sinks")
+        wait_until(lambda: all(f'node.name = "{name}"' in self.run("pw-cli", "ls", "Node").stdout
+                               for name, _ in nodes), 10, what="the sinks and sources")
 
     def kill(self):
         """PipeWire and WirePlumber die at once (a crash); the applications lose their streams."""
@@ -74,6 +82,19 @@ class PipeWire:
                    what=f"{name} playing")
         return player
 
+    def speak(self, name, wav, source):
+        """A player feeding the virtual source `source` (a microphone hearing it): linked by hand,
+        since a session manager links players to sinks only. `wav` is stereo."""
+        node = f"speaker-{name}"
+        player = self._spawn(f"play-{name}", "pw-play", "-P",
+                             f"{{ application.name = \"{name}\" node.name = {node} node.autoconnect = false }}",
+                             str(wav))
+        self.players.append(player)
+        wait_until(lambda: f"{node}:output_FR" in self.run("pw-link", "-o").stdout, 10, what=f"{name}'s ports")
+        for channel in ("FL", "FR"):
+            self.run("pw-link", f"{node}:output_{channel}", f"{source}:input_{channel}")
+        return player
+
     def quit(self, player):
         player.send_signal(signal.SIGTERM)
         player.wait()
@@ -84,3 +105,18 @@ class PipeWire:
         self.bus.kill()
         self.bus.wait()
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+class PipeWireListener(Listener):
+    """The reference recorder of soundserver.Listener, on PipeWire: pw-record on a sink's monitor,
+    noting when each block of samples arrives."""
+
+    def __init__(self, pipewire, sink):
+        self.process = subprocess.Popen(
+            ["pw-record", "--target", sink, "-P", "{ stream.capture.sink = true }", "--latency", "10ms",
+             "--format", "s16", "--channels", "1", "--rate", str(self.RATE), "-"],
+            env={**os.environ, **pipewire.env}, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.raw = bytearray()
+        self.arrivals = []
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()

@@ -6,8 +6,12 @@ import subprocess
 
 import pytest
 
+from datetime import datetime
+
 from harness import Publisher, run_onair, wait_until
-from pipewire import PipeWire
+from hls_rules import MediaPlaylist
+from soundserver import beeps, onsets
+from pipewire import PipeWire, PipeWireListener
 from test_audio import decoded_audio, finish, level
 from xserver import XServer
 
@@ -28,12 +32,13 @@ def tones(tmp_path_factory):
     folder = tmp_path_factory.mktemp("app-tones")
     # Beta is mono at 44.1 kHz and Gamma 5.1: PipeWire converts both to what onair asks for.
     return {"alpha": wav(folder, "alpha", ALPHA), "beta": wav(folder, "beta", BETA, channels=1, rate=44100),
-            "gamma": wav(folder, "gamma", GAMMA, channels=6)}
+            "gamma": wav(folder, "gamma", GAMMA, channels=6), "voice": wav(folder, "voice", BETA)}
 
 
 @pytest.fixture
 def pipewire():
-    server = PipeWire(sinks=("desk", "mic"))
+    # "desk" is the only sink, so the default one; "voice" the only source, so the default one.
+    server = PipeWire(sinks=("desk",), sources=("voice",))
     yield server
     server.stop()
 
@@ -112,10 +117,10 @@ def written(folder):
 
 def test_application_and_microphone_are_mixed_at_their_gains(pipewire, tones, tmp_path):
     pipewire.play("Alpha", tones["alpha"])
-    pipewire.play("Talker", tones["beta"], sink="mic")
+    pipewire.speak("Talker", tones["voice"], "voice")
     finish(publish(pipewire, tmp_path / "alone", "--audio", "app:Alpha"))
     finish(publish(pipewire, tmp_path / "mixed", "--audio", "app:Alpha", "--audio-gain", "-6",
-                   "--audio-mix", "pipewire:mic", "--mix-gain", "0"))
+                   "--audio-mix", "pipewire:default", "--mix-gain", "0"))
     alone, mixed = decoded_audio(tmp_path / "alone"), decoded_audio(tmp_path / "mixed")
     assert level(alone, BETA) < 30
     # -6 dB is half the amplitude.
@@ -164,12 +169,37 @@ def test_a_shared_windows_sound(pipewire, tones, tmp_path):
 
 def test_the_sound_of_what_the_desktop_plays_and_of_a_source(pipewire, tones, tmp_path):
     pipewire.play("Alpha", tones["alpha"])
-    pipewire.play("Talker", tones["beta"], sink="mic")
-    finish(publish(pipewire, tmp_path / "desk", "--audio", "pipewire:desk"))
-    finish(publish(pipewire, tmp_path / "mic", "--audio", "pipewire:mic"))
-    desk, mic = decoded_audio(tmp_path / "desk"), decoded_audio(tmp_path / "mic")
-    assert level(desk, ALPHA) > 1500 and level(desk, BETA) < 30
-    assert level(mic, BETA) > 1500 and level(mic, ALPHA) < 30
+    pipewire.speak("Talker", tones["voice"], "voice")
+    heard = {}
+    for choice in ("pipewire:monitor", "pipewire:desk", "pipewire:default", "pipewire:voice"):
+        folder = tmp_path / choice.replace(":", "-")
+        finish(publish(pipewire, folder, "--audio", choice))
+        samples = decoded_audio(folder)
+        heard[choice] = (level(samples, ALPHA) > 1500, level(samples, BETA) > 1500,
+                         level(samples, ALPHA) < 30, level(samples, BETA) < 30)
+    # What the desk plays (by default, or named), and what the microphone hears: never the other.
+    assert heard == {"pipewire:monitor": (True, False, False, True), "pipewire:desk": (True, False, False, True),
+                     "pipewire:default": (False, True, True, False), "pipewire:voice": (False, True, True, False)}
+
+
+def test_an_applications_sound_is_in_step_with_the_picture(pipewire, tmp_path):
+    # As test_audio's sync test: beeps dated as they play by a reference recorder on the sink, and
+    # as published through PROGRAM-DATE-TIME (media time 0 is the broadcast clock's anchor).
+    beeps(tmp_path / "beeps.wav", seconds=30)
+    listener = PipeWireListener(pipewire, "desk")
+    pipewire.play("Beeper", tmp_path / "beeps.wav")
+    finish(publish(pipewire, tmp_path, "--audio", "app:Beeper", seconds=8))
+    listener.stop()
+    media = tmp_path / "live/demo"
+    playlist = MediaPlaylist((media / "media.m3u8").read_text())
+    anchor = datetime.fromisoformat(playlist.segments[0]["pdt"].replace("Z", "+00:00")).timestamp()
+    data = (media / "init.mp4").read_bytes() + b"".join((media / s["uri"]).read_bytes() for s in playlist.segments)
+    published = [anchor + t for t in onsets("-i", "-", data=data, end=playlist.duration)]
+    heard = listener.heard_onsets()
+    offsets = [round((p - min(heard, key=lambda h: abs(h - p))) * 1000, 1) for p in published]
+    assert len(offsets) >= 6, offsets
+    # Within 45 ms either way, from the first beep on.
+    assert all(-45 <= offset <= 45 for offset in offsets), offsets
 
 
 def test_devices_lists_the_applications_playing_and_pipewires_nodes(pipewire, tones):
@@ -179,7 +209,7 @@ def test_devices_lists_the_applications_playing_and_pipewires_nodes(pipewire, to
     assert "applications playing sound (--audio app:<name>):" in result.stdout
     assert f"  app:Beta  (pw-play, pid {beta.pid})" in result.stdout
     assert re.search(r"^  pipewire:desk +what it plays$", result.stdout, re.M), result.stdout
-    assert re.search(r"^  pipewire:mic +what it plays$", result.stdout, re.M), result.stdout
+    assert re.search(r"^  pipewire:voice +source$", result.stdout, re.M), result.stdout
 
 
 @pytest.mark.parametrize("arguments, message", [
