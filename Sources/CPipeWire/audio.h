@@ -9,7 +9,7 @@
  * matches on, and says when the connection broke (PipeWire restarted). A capture is one input
  * stream in that session, asking for 48 kHz 32-bit float stereo (PipeWire's adapter converts
  * whatever the node plays: mono, 5.1, 44.1 kHz), whose samples collect in a ring that a reader
- * drains; the oldest are dropped when nobody drains it.
+ * drains; the oldest are dropped when nobody drains it for a second.
  */
 #include <pipewire/pipewire.h>
 #include <spa/param/audio/format-utils.h>
@@ -22,7 +22,7 @@
 #define CPA_MAX_NODES 256
 #define CPA_TEXT 128
 #define CPA_RATE 48000
-#define CPA_RING_FRAMES (CPA_RATE * 2)
+#define CPA_RING_FRAMES CPA_RATE
 
 enum { CPA_OTHER = 0, CPA_APP_STREAM = 1, CPA_SINK = 2, CPA_SOURCE = 3 };
 

@@ -31,7 +31,7 @@ struct SourceOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "What to hear: app:<name> (one application's sound through PipeWire: every stream it plays, matched by its application name or binary, ignoring case, or by its process id), window (the sound of the window shared with --source window:…), pipewire:monitor (what the desktop plays), pipewire:default or pipewire:<node> (a microphone or any PipeWire source or sink), an ALSA capture device (default, pulse, hw:1,0, …), test (a tone that beeps every second), or none. (default: PipeWire's default source where PipeWire runs, else the ALSA default device, with a display; test without)",
+            "What to hear: app:<name> (one application's sound through PipeWire: every stream it plays, matched by its application name or binary, ignoring case, or by a process id, which takes the processes it started too), window (the sound of the window shared with --source window:…), pipewire:monitor (what the desktop plays), pipewire:default or pipewire:<node> (a microphone or any PipeWire source or sink), an ALSA capture device (default, pulse, hw:1,0, …), test (a tone that beeps every second), or none. (default: PipeWire's default source where PipeWire runs, else the ALSA default device, with a display; test without)",
             valueName: "source"))
     var audio: String?
 

@@ -28,6 +28,17 @@ struct SoundApplicationTests {
         #expect(SoundApplication("0") == .named("0"))
     }
 
+    @Test func aProcessIDMatchesTheProcessesItStarted() {
+        // A browser (4242) playing through its audio service (4300), started by it.
+        let service = AudioNode(
+            id: 1, serial: 1, kind: .applicationStream, name: "n", application: "Chromium", processID: 4300,
+            parentProcessIDs: [4242, 1000])
+        #expect(SoundApplication("4242")!.matches(service))
+        #expect(SoundApplication("4300")!.matches(service))
+        #expect(SoundApplication("1000")!.matches(service))
+        #expect(!SoundApplication("4301")!.matches(service))
+    }
+
     @Test func onlyPlaybackStreamsMatch() {
         let sink = AudioNode(id: 3, serial: 3, kind: .sink, name: "firefox", application: "firefox")
         #expect(!SoundApplication("firefox")!.matches(sink))

@@ -73,10 +73,13 @@ class PipeWire:
             player.wait()
         self.players = []
 
-    def play(self, name, wav, sink="desk"):
-        """An application called `name` playing `wav` into `sink`; returns its process."""
-        player = self._spawn(f"play-{name}", "pw-play", "--target", sink, "-P", f"{{ application.name = \"{name}\" }}",
-                             str(wav))
+    def play(self, name, wav, sink="desk", launcher=False):
+        """An application called `name` playing `wav` into `sink`; returns its process, or with
+        `launcher` the shell that started it and waits for it."""
+        command = ["pw-play", "--target", sink, "-P", f"{{ application.name = \"{name}\" }}", str(wav)]
+        if launcher:
+            command = ["sh", "-c", '"$@"; exit $?', "launcher", *command]
+        player = self._spawn(f"play-{name}", *command)
         self.players.append(player)
         wait_until(lambda: f'application.name = "{name}"' in self.run("pw-cli", "ls", "Node").stdout, 10,
                    what=f"{name} playing")

@@ -151,13 +151,15 @@ def test_pipewire_killed_and_restarted_is_silence_then_sound(pipewire, tones, tm
 def test_a_shared_windows_sound(pipewire, tones, tmp_path):
     server = XServer(640, 480)
     try:
-        alpha = pipewire.play("Alpha", tones["alpha"])
+        # The window's process plays through a process it started, as a browser plays through its
+        # audio service.
+        launcher = pipewire.play("Alpha", tones["alpha"], launcher=True)
         pipewire.play("Beta", tones["beta"])
         server.window("Player", "#3060c0", "320x240+40+40")
         wid = wait_until(lambda: re.search(r"0x[0-9a-f]+(?= \"Player\")", run_onair(
             "devices", display=server.display).stdout), 10, what="the window").group(0)
-        # The window says which process it belongs to; here, the one playing Alpha.
-        server.run("xprop", "-id", wid, "-f", "_NET_WM_PID", "32c", "-set", "_NET_WM_PID", str(alpha.pid))
+        # The window says which process it belongs to; here, the one that started Alpha's player.
+        server.run("xprop", "-id", wid, "-f", "_NET_WM_PID", "32c", "-set", "_NET_WM_PID", str(launcher.pid))
         finish(Publisher("--source", f"window:{wid}", "--size", "320x240", "--duration", "5s",
                          "--hls-dir", str(tmp_path), "--audio", "window", env=pipewire.env, display=server.display))
     finally:

@@ -23,7 +23,7 @@ final class PipeWireSession: @unchecked Sendable {  // a C handle; its calls tak
     init(timeout: Double = 2) throws(PipeWireSoundError) {
         var error = [CChar](repeating: 0, count: 256)
         guard let session = CPA_connect(Int32(timeout * 1000), &error, error.count) else {
-            throw .noPipeWire(String(cString: error))
+            throw .noPipeWire(Self.message(error))
         }
         self.session = session
     }
@@ -31,7 +31,7 @@ final class PipeWireSession: @unchecked Sendable {  // a C handle; its calls tak
     /// Why the connection broke (PipeWire stopped or restarted); nil while it holds.
     var broken: String? {
         var error = [CChar](repeating: 0, count: 256)
-        return CPA_broken(session, &error, error.count) != 0 ? String(cString: error) : nil
+        return CPA_broken(session, &error, error.count) != 0 ? Self.message(error) : nil
     }
 
     /// The audio nodes there now.
@@ -52,7 +52,7 @@ final class PipeWireSession: @unchecked Sendable {  // a C handle; its calls tak
             return AudioNode(
                 id: node.id, serial: node.serial, kind: kind, name: Self.text(node.name),
                 description: Self.text(node.description), application: Self.text(node.app), binary: binary,
-                processID: pid)
+                processID: pid, parentProcessIDs: kind == .applicationStream ? Self.parents(of: pid) : [])
         }
     }
 
@@ -60,7 +60,7 @@ final class PipeWireSession: @unchecked Sendable {  // a C handle; its calls tak
     func capture(serial: UInt32, monitor: Bool) throws(PipeWireSoundError) -> PipeWireCapture {
         var error = [CChar](repeating: 0, count: 256)
         guard let capture = CPA_capture_open(session, serial, monitor ? 1 : 0, &error, error.count) else {
-            throw PipeWireSoundError(description: String(cString: error))
+            throw PipeWireSoundError(description: Self.message(error))
         }
         return PipeWireCapture(capture: capture, serial: serial, session: self)
     }
@@ -71,6 +71,28 @@ final class PipeWireSession: @unchecked Sendable {  // a C handle; its calls tak
     private static func processName(_ pid: Int) -> String {
         let text = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The text C wrote into `buffer`, up to its terminating zero.
+    fileprivate static func message(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The processes that started `pid`, parent first, up to (not including) init.
+    private static func parents(of pid: Int) -> [Int] {
+        var chain: [Int] = []
+        var current = pid
+        while current > 1, chain.count < 64 {
+            // /proc/PID/stat: "pid (comm) state ppid …"; comm may hold spaces and parentheses.
+            guard let stat = try? String(contentsOfFile: "/proc/\(current)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { break }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 1, let parent = Int(fields[1]), parent > 1 else { break }
+            chain.append(parent)
+            current = parent
+        }
+        return chain
     }
 
     private static func text<T>(_ tuple: T) -> String {

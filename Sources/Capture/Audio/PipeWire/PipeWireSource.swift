@@ -9,8 +9,9 @@ public import Media
 /// with an event, never the end of the broadcast, and the picture never waits for sound. Each
 /// stream collects in a ring of its own (filled on PipeWire's thread) and is taken from once it
 /// holds a little more than PipeWire's cycle, so the 21 ms bursts PipeWire delivers in never run
-/// dry; a stream whose clock runs ahead of ours (a sound card's crystal) has its excess trimmed,
-/// one behind is refilled. PipeWire converts whatever a stream plays (mono, 5.1, 44.1 kHz) to
+/// dry; PipeWire's clock running slow or fast against ours (a sound card's crystal) is followed
+/// by taking a frame more or less now and then (`FillFollower`), which the encoder's resampler
+/// absorbs. PipeWire converts whatever a stream plays (mono, 5.1, 44.1 kHz) to
 /// 48 kHz stereo. When PipeWire goes away (a restart), the source connects again once a second.
 public final class PipeWireSource: AudioSource, @unchecked Sendable {  // read on one thread only
     public static let sampleRate = 48_000
@@ -39,12 +40,44 @@ public final class PipeWireSource: AudioSource, @unchecked Sendable {  // read o
     private var nextConnect = 0.0
     private var lost = false
     private var nodeMissing = false
+    /// The stream whose buffer sets how much is taken (the first one primed), and its follower.
+    private var reference: ObjectIdentifier?
+    private var fill = FillFollower(rate: PipeWireSource.sampleRate)
 
+    /// One captured stream and the samples read from its ring, not yet mixed.
     private final class Stream {
         let capture: PipeWireCapture
         var queue: [Float] = []
         var primed = false
         init(capture: PipeWireCapture) { self.capture = capture }
+
+        /// Frames held.
+        var held: Int { queue.count / 2 }
+
+        /// Moves what the ring holds into the queue.
+        func drain() {
+            let waiting = capture.available
+            if waiting > 0 { _ = capture.read(into: &queue, frames: waiting) }
+        }
+
+        /// Adds `count` frames to `out`, once the stream holds enough not to run dry; trims a
+        /// queue grown far past that (a stream whose clock ran ahead while it was not followed).
+        func mix(_ count: Int, into out: UnsafeMutableBufferPointer<Float>) {
+            if !primed {
+                guard held >= PipeWireSource.prebuffer else { return }
+                primed = true
+            }
+            if held > PipeWireSource.prebuffer + PipeWireSource.excess {
+                queue.removeFirst(2 * (held - PipeWireSource.prebuffer))
+            }
+            let take = min(count, held)
+            queue.withUnsafeBufferPointer { queue in
+                for i in 0..<(2 * take) { out[i] += queue[i] }
+            }
+            queue.removeFirst(2 * take)
+            // Ran dry (the stream paused): fill up again before taking more.
+            if take < count { primed = false }
+        }
     }
 
     /// Connects to PipeWire now, so a missing PipeWire or node is refused before the broadcast
@@ -110,37 +143,32 @@ public final class PipeWireSource: AudioSource, @unchecked Sendable {  // read o
         clock.sleep(until: Double(end) / Double(Self.sampleRate))
         if index % Int64(Self.followEvery) == 0 { follow(at: Double(end) / Double(Self.sampleRate)) }
         index += 1
+        for stream in streams { stream.drain() }
+        let count = chunkLength()
         let frame = try AudioFrame(
-            format: .floatInterleaved, sampleRate: Self.sampleRate, channelCount: 2, sampleCount: Self.chunk,
+            format: .floatInterleaved, sampleRate: Self.sampleRate, channelCount: 2, sampleCount: count,
             position: max(0, position))
         frame.withInterleavedBytes { bytes in
             let out = bytes.bindMemory(to: Float.self)
             out.initialize(repeating: 0)
-            for stream in streams { mix(stream, into: out) }
+            for stream in streams { stream.mix(count, into: out) }
             for i in out.indices { out[i] = min(1, max(-1, out[i])) }
         }
         return frame
     }
 
-    /// Adds what one stream has for this chunk, once it holds enough not to run dry.
-    private func mix(_ stream: Stream, into out: UnsafeMutableBufferPointer<Float>) {
-        let waiting = stream.capture.available
-        if waiting > 0 { _ = stream.capture.read(into: &stream.queue, frames: waiting) }
-        let held = stream.queue.count / 2
-        if !stream.primed {
-            guard held >= Self.prebuffer else { return }
-            stream.primed = true
+    /// How many frames this chunk takes: `chunk`, a frame more or less now and then to keep the
+    /// first primed stream's buffer where it settled.
+    private func chunkLength() -> Int {
+        guard let first = streams.first(where: { $0.primed || $0.held >= Self.prebuffer }) else {
+            reference = nil
+            return Self.chunk
         }
-        if held > Self.prebuffer + Self.excess {
-            stream.queue.removeFirst(2 * (held - Self.prebuffer))
+        if reference != ObjectIdentifier(first) {
+            reference = ObjectIdentifier(first)
+            fill = FillFollower(rate: Self.sampleRate)
         }
-        let take = min(Self.chunk, stream.queue.count / 2)
-        stream.queue.withUnsafeBufferPointer { queue in
-            for i in 0..<(2 * take) { out[i] += queue[i] }
-        }
-        stream.queue.removeFirst(2 * take)
-        // Ran dry (the stream paused or its clock is slow): fill up again before taking more.
-        if take < Self.chunk { stream.primed = false }
+        return fill.take(level: first.held, chunk: Self.chunk)
     }
 
     /// Looks at PipeWire: reconnects after a restart, follows an application's streams, and

@@ -24,10 +24,13 @@ public struct AudioNode: Sendable, Equatable {
     public var binary: String
     /// `application.process.id`, or its client's process id; 0 when not known.
     public var processID: Int
+    /// The processes `processID` was started by, parent first (a browser's audio service is a
+    /// child of the browser).
+    public var parentProcessIDs: [Int]
 
     public init(
         id: UInt32, serial: UInt32, kind: Kind, name: String, description: String = "", application: String = "",
-        binary: String = "", processID: Int = 0
+        binary: String = "", processID: Int = 0, parentProcessIDs: [Int] = []
     ) {
         self.id = id
         self.serial = serial
@@ -37,12 +40,15 @@ public struct AudioNode: Sendable, Equatable {
         self.application = application
         self.binary = binary
         self.processID = processID
+        self.parentProcessIDs = parentProcessIDs
     }
 }
 
-/// Which application's sound `--audio app:NAME` takes. A number is a process id; anything else
-/// matches an application's PipeWire name (`application.name`: "Firefox", "Chromium") or its
-/// binary (`firefox`, `pw-play`), ignoring case. Every playback stream that matches is taken.
+/// Which application's sound `--audio app:NAME` takes. A number is a process id, matching the
+/// streams of that process and of the processes it started (a browser plays through a child
+/// process); anything else matches an application's PipeWire name (`application.name`:
+/// "Firefox", "Chromium") or its binary (`firefox`, `pw-play`), ignoring case. Every playback
+/// stream that matches is taken.
 public enum SoundApplication: Sendable, Equatable, CustomStringConvertible {
     case named(String)
     case processID(Int)
@@ -61,7 +67,7 @@ public enum SoundApplication: Sendable, Equatable, CustomStringConvertible {
     public func matches(_ node: AudioNode) -> Bool {
         guard node.kind == .applicationStream else { return false }
         switch self {
-        case .processID(let pid): return node.processID == pid
+        case .processID(let pid): return node.processID == pid || node.parentProcessIDs.contains(pid)
         case .named(let name):
             let wanted = name.lowercased()
             return node.application.lowercased() == wanted || node.binary.lowercased() == wanted
