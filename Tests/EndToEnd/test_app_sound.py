@@ -184,6 +184,20 @@ def test_the_sound_of_what_the_desktop_plays_and_of_a_source(pipewire, tones, tm
                      "pipewire:default": (False, True, True, False), "pipewire:voice": (False, True, True, False)}
 
 
+def test_with_a_display_and_no_choice_pipewires_default_source_is_heard(pipewire, tones, tmp_path):
+    pipewire.play("Alpha", tones["alpha"])
+    pipewire.speak("Talker", tones["voice"], "voice")
+    server = XServer(640, 480)
+    try:
+        finish(Publisher("--source", "screen", "--size", "320x240", "--duration", "5s", "--hls-dir", str(tmp_path),
+                         env=pipewire.env, display=server.display))
+    finally:
+        server.stop()
+    samples = decoded_audio(tmp_path)
+    assert level(samples, BETA) > 1500
+    assert level(samples, ALPHA) < 30
+
+
 def test_an_applications_sound_is_in_step_with_the_picture(pipewire, tmp_path):
     # As test_audio's sync test: beeps dated as they play by a reference recorder on the sink, and
     # as published through PROGRAM-DATE-TIME (media time 0 is the broadcast clock's anchor).
