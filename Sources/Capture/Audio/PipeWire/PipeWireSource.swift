@@ -129,14 +129,16 @@ public final class PipeWireSource: AudioSource, @unchecked Sendable {  // read o
 
     public func read() throws -> AudioFrame? {
         if anchor == nil {
-            anchor = Int64((clock.elapsed() * Double(Self.sampleRate)).rounded())
-            follow(at: 0)
+            // The first chunk is stamped a latency before it ends: never before the broadcast began.
+            let latency = Int64(Self.latency * Double(Self.sampleRate))
+            anchor = max(latency, Int64((clock.elapsed() * Double(Self.sampleRate)).rounded()))
+            follow(at: clock.elapsed())
         }
         let start = anchor! + index * Int64(Self.chunk)
         let end = start + Int64(Self.chunk)
         // A chunk exists once its last sample was played; stamped a latency earlier.
         let position = start - Int64(Self.latency * Double(Self.sampleRate))
-        if stop.shouldStop(at: Double(max(0, position)) / Double(Self.sampleRate)) {
+        if stop.shouldStop(at: Double(position) / Double(Self.sampleRate)) {
             close()
             return nil
         }
@@ -147,7 +149,7 @@ public final class PipeWireSource: AudioSource, @unchecked Sendable {  // read o
         let count = chunkLength()
         let frame = try AudioFrame(
             format: .floatInterleaved, sampleRate: Self.sampleRate, channelCount: 2, sampleCount: count,
-            position: max(0, position))
+            position: position)
         frame.withInterleavedBytes { bytes in
             let out = bytes.bindMemory(to: Float.self)
             out.initialize(repeating: 0)
