@@ -11,9 +11,11 @@ import tempfile
 import threading
 import time
 import wave
+from datetime import datetime
 from pathlib import Path
 
 from harness import wait_until
+from hls_rules import MediaPlaylist
 
 
 def write_wave(path, seconds, rate, sample):
@@ -79,6 +81,19 @@ class Listener:
     def wall_time(self, seconds):
         """When the sample `seconds` into the recording played, as a Unix time."""
         return min(arrived - end for end, arrived in self.arrivals if abs(end - seconds) < 5) + seconds
+
+    def offsets(self, media):
+        """Where each beep published in the channel folder `media` sits against the moment it was
+        heard, in milliseconds (positive: sound late). Published beeps are dated through the first
+        PROGRAM-DATE-TIME (media time 0 is the broadcast clock's anchor, by which every frame of
+        the picture is stamped)."""
+        playlist = MediaPlaylist((media / "media.m3u8").read_text())
+        anchor = datetime.fromisoformat(playlist.segments[0]["pdt"].replace("Z", "+00:00")).timestamp()
+        data = (media / "init.mp4").read_bytes() + b"".join((media / s["uri"]).read_bytes()
+                                                            for s in playlist.segments)
+        published = [anchor + t for t in onsets("-i", "-", data=data, end=playlist.duration)]
+        heard = self.heard_onsets()
+        return [round((p - min(heard, key=lambda h: abs(h - p))) * 1000, 1) for p in published]
 
     def heard_onsets(self):
         """The wall-clock times at which beeps started playing."""
