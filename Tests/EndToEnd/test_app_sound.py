@@ -113,6 +113,11 @@ def wait_for_two_more_segments(folder):
     wait_until(lambda: written() >= started + 2, 20, what="two more segments")
 
 
+def steady_level(samples, frequency):
+    """The highest of `level` over the last three whole seconds but half a second."""
+    return max(level(samples, frequency, ending=ending) for ending in (0.5, 1.5, 2.5))
+
+
 def test_application_and_microphone_are_mixed_at_their_gains(pipewire, tones, tmp_path):
     pipewire.play("Alpha", tones["alpha"])
     pipewire.speak("Talker", tones["voice"], "voice")
@@ -121,8 +126,9 @@ def test_application_and_microphone_are_mixed_at_their_gains(pipewire, tones, tm
                    "--audio-mix", "pipewire:default", "--mix-gain", "0"))
     alone, mixed = decoded_audio(tmp_path / "alone"), decoded_audio(tmp_path / "mixed")
     assert level(alone, BETA) < 30
-    # -6 dB is half the amplitude.
-    assert 0.4 < level(mixed, ALPHA) / level(alone, ALPHA) < 0.6
+    # -6 dB is half the amplitude. The steadiest of three seconds: a loaded machine may drop a
+    # moment of one capture, which is not what this compares.
+    assert 0.4 < steady_level(mixed, ALPHA) / steady_level(alone, ALPHA) < 0.6
     assert level(mixed, BETA) > 1500
 
 
