@@ -85,6 +85,9 @@ public final class Broadcast: Sendable {
         let recordingDestination = recording.map(RecordingDestination.init)
         // The broadcast's clock starts once what reads the disk (an earlier run, the recording's plan)
         // is done: a slow disk delays the start, never the first frames.
+        let earlierStart = config.numberingRecord.flatMap {
+            (try? String(contentsOfFile: $0, encoding: .utf8)).flatMap(EpochNumbering.Start.init(text:))
+        }
         let clock = MediaClock.start()
         // The recording in object storage: a new recording each broadcast, under its start time.
         let cloudRecording = config.recordS3.map { location in
@@ -114,6 +117,10 @@ public final class Broadcast: Sendable {
             logger.notice(
                 "viewers can rewind \(DVRFolder.describe(seconds: dvr.seconds)); the window is kept in \(dvr.url.path)")
         }
+        // Every rendition numbers its segments from the broadcast's start on the epoch: the same
+        // names wherever the stream is served, never a name an earlier run gave.
+        let firstSequence = Self.numberingStart(
+            at: clock.anchorWallMilliseconds, after: earlierStart, config: config, logger: logger)
         var stages: [RenditionStages] = []
         var audioPackaging: PackagingStage?
         var stores: [LiveStore] = []
@@ -149,7 +156,12 @@ public final class Broadcast: Sendable {
                     channel: config.channel, rendition: rendition, format: config.format,
                     segmentDuration: config.segmentDuration, playlistSize: config.playlistSize,
                     partDuration: config.partDuration),
-                continuing: previous[number])
+                continuing: previous[number], firstSequence: firstSequence)
+            if number == 0, previous[number] == nil {
+                logger.notice(
+                    "numbering segments from \(firstSequence) (the broadcast's start on the epoch): the same names wherever it is served"
+                )
+            }
             if number == 0, let earlier = previous[number] {
                 let (first, kept) = timeline.continuation
                 logger.notice(
@@ -372,5 +384,29 @@ public final class Broadcast: Sendable {
                 "the recording in \(folder.path) could not be saved as an MP4: \(error); its HLS playlist plays as it is"
             )
         }
+    }
+
+    /// The first segment number of a broadcast starting now (``EpochNumbering``), past every number
+    /// the channel's last start on this machine can have given; this start is kept for the next one.
+    /// Kept before the first frame, and a folder that cannot keep it costs only that guarantee.
+    private static func numberingStart(
+        at wallMilliseconds: Int64, after earlier: EpochNumbering.Start?, config: BroadcastConfiguration,
+        logger: Logger
+    ) -> Int {
+        let start = EpochNumbering.start(
+            at: wallMilliseconds, segmentDuration: config.segmentDuration, after: earlier)
+        if let record = config.numberingRecord {
+            let file = URL(fileURLWithPath: record)
+            do {
+                try FileManager.default.createDirectory(
+                    at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(start.text.utf8).write(to: file, options: .atomic)
+            } catch {
+                logger.warning(
+                    "could not keep the channel's numbering in \(record) (\(error.localizedDescription)): a restart within one segment may reuse its last segment number"
+                )
+            }
+        }
+        return start.sequence
     }
 }

@@ -58,6 +58,9 @@ public struct BroadcastConfiguration: Sendable {
     public var dvrDirectory: String?
     /// Where else to send the stream: HTTP ingests, S3 buckets, RTMP services.
     public var push: [PushDestination] = []
+    /// Where the channel's last start is kept (``EpochNumbering/Start``), so that a restart never
+    /// reuses a segment number; nil keeps nothing.
+    public var numberingRecord: String?
     /// Run the built-in HTTP server (off: publish to the push destinations only).
     public var serve = true
     /// Stop by itself after this many seconds.

@@ -130,6 +130,7 @@ struct Publish: AsyncParsableCommand {
         config.dvrSeconds = rewind.dvr?.seconds
         config.dvrDirectory = rewind.dvr == nil ? nil : rewind.root.path
         config.push = (try? push.parsed(environment: ProcessInfo.processInfo.environment)) ?? []
+        config.numberingRecord = StateFolder.path() + "/\(channel).numbering"
         config.serve = !push.noServe
         config.duration = duration?.seconds
         config.reconnectTimeout = sources.reconnectTimeout.seconds

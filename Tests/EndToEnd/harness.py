@@ -3,6 +3,7 @@
 import gzip
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -97,6 +98,13 @@ class Publisher:
             return response and response.status == 200 and response.text.count("#EXTINF") >= count
         wait_until(listed, timeout, what=f"{count} segments listed")
 
+    def first_sequence(self, timeout=30):
+        """The number of the broadcast's first segment, as its start says: numbered on the epoch, or
+        going on from an earlier run in its folder."""
+        pattern = re.compile(r"numbering segments from (\d+)|continuing channel \S+ after an earlier run: its next segment is (\d+)")
+        found = wait_until(lambda: pattern.search(self.output()), timeout, what="the first segment's number")
+        return int(found.group(1) or found.group(2))
+
     def stop(self, sig=signal.SIGINT, timeout=20):
         if self.process.poll() is None:
             self.process.send_signal(sig)
@@ -155,11 +163,43 @@ def make_certificate(folder):
     return folder / "cert.pem", folder / "key.pem"
 
 
+def segment_files(media, extension="m4s"):
+    """The segment files in a channel's folder, in their order. Their numbers follow the broadcast's
+    start on the epoch (one past its slot of a segment's length since 1970), not 0."""
+    def number(path):
+        return int(path.name[3:].split(".")[0])
+    return sorted(media.glob(f"seg*.{extension}"), key=number)
+
+
+def first_segment(media, extension="m4s"):
+    """The first segment written in a channel's folder, or None before it."""
+    files = segment_files(media, extension)
+    return files[0] if files else None
+
+
+def init_segment(media):
+    """The bytes of a channel folder's init segment: `init<N>.mp4` after the run's first segment N
+    (`init.mp4` only for a stream numbered from 0)."""
+    files = sorted(media.glob("init*.mp4"))
+    assert len(files) == 1, f"one init segment in {media}: {[f.name for f in files]}"
+    return files[0].read_bytes()
+
+
+def init_name(playlist_text):
+    """The init segment a media playlist's newest EXT-X-MAP names."""
+    return re.findall(r'#EXT-X-MAP:URI="([^"]+)"', playlist_text)[-1]
+
+
+def first_number(media, extension="m4s"):
+    """The number of the first segment written in a channel's folder."""
+    return int(first_segment(media, extension).name[3:].split(".")[0])
+
+
 def segment_picture(media, sequence, width, height, frame=15):
-    """A picture of a published fMP4 segment in a folder: the one shown at its 16th frame slot (30 fps)
-    by default. A screen's frames follow what changes on it, so the picture shown at a slot is the
-    newest one at or before it. As a function from (x, y) to (r, g, b)."""
-    data = (media / "init.mp4").read_bytes() + (media / f"seg{sequence}.m4s").read_bytes()
+    """A picture of segment number `sequence` in a channel's folder: the one shown at its 16th frame
+    slot (30 fps) by default. A screen's frames follow what changes on it, so the picture shown at a
+    slot is the newest one at or before it. As a function from (x, y) to (r, g, b)."""
+    data = init_segment(media) + (media / f"seg{sequence}.m4s").read_bytes()
     times = [float(line.split(",")[0]) for line in subprocess.run(
         ["ffprobe", "-v", "error", "-select_streams", "v", "-show_entries", "frame=pts_time", "-of", "csv=p=0", "-"],
         input=data, capture_output=True, check=True).stdout.decode().split()]

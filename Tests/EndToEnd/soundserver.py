@@ -14,7 +14,7 @@ import wave
 from datetime import datetime
 from pathlib import Path
 
-from harness import wait_until
+from harness import init_segment, wait_until
 from hls_rules import MediaPlaylist
 
 
@@ -89,7 +89,7 @@ class Listener:
         the picture is stamped)."""
         playlist = MediaPlaylist((media / "media.m3u8").read_text())
         anchor = datetime.fromisoformat(playlist.segments[0]["pdt"].replace("Z", "+00:00")).timestamp()
-        data = (media / "init.mp4").read_bytes() + b"".join((media / s["uri"]).read_bytes()
+        data = init_segment(media) + b"".join((media / s["uri"]).read_bytes()
                                                             for s in playlist.segments)
         published = [anchor + t for t in onsets("-i", "-", data=data, end=playlist.duration)]
         heard = self.heard_onsets()

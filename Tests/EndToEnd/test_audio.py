@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import Publisher, run_onair, wait_until
+from harness import Publisher, first_segment, init_segment, run_onair, wait_until
 from hls_rules import MediaPlaylist
 from soundserver import Listener, SoundServer, beeps, tone
 
@@ -38,7 +38,7 @@ def decoded_audio(folder, rate=8000):
     """Mono 16-bit samples of the whole published audio."""
     media = folder / "live/demo"
     playlist = MediaPlaylist((media / "media.m3u8").read_text())
-    data = (media / "init.mp4").read_bytes() + b"".join((media / s["uri"]).read_bytes() for s in playlist.segments)
+    data = init_segment(media) + b"".join((media / s["uri"]).read_bytes() for s in playlist.segments)
     raw = subprocess.run(["ffmpeg", "-v", "error", "-i", "-", "-map", "0:a", "-ac", "1", "-ar", str(rate),
                           "-f", "s16le", "-"], input=data, capture_output=True, check=True).stdout
     return struct.unpack(f"<{len(raw) // 2}h", raw)
@@ -118,7 +118,7 @@ def test_audio_none_publishes_video_only(tmp_path):
     publisher = Publisher("--source", "test", "--audio", "none", "--duration", "2s", "--hls-dir", str(tmp_path))
     assert publisher.process.wait(timeout=60) == 0
     media = tmp_path / "live/demo"
-    data = (media / "init.mp4").read_bytes() + (media / "seg0.m4s").read_bytes()
+    data = init_segment(media) + first_segment(media).read_bytes()
     kinds = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", "-"],
                            input=data, capture_output=True, check=True).stdout.decode().split()
     assert kinds == ["video"]
@@ -129,7 +129,7 @@ def test_a_device_that_disappears_becomes_silence_then_comes_back(sound, tmp_pat
     publisher = publish(sound, tmp_path, "--audio", "pulse:desk.monitor", seconds=8)
     tones = tmp_path.parent / next(p.name for p in tmp_path.parent.glob("tones*"))
     try:
-        wait_until(lambda: (tmp_path / "live/demo/seg0.m4s").exists(), 20, what="the first segment")
+        wait_until(lambda: first_segment(tmp_path / "live/demo"), 20, what="the first segment")
         sound.kill()
         wait_until(lambda: "failed" in publisher.output(), 15, what="the device-lost warning")
         sound.start()
@@ -159,7 +159,7 @@ def test_a_sound_server_that_hangs_is_a_lost_device_not_a_stuck_broadcast(tmp_pa
     publisher = Publisher("--source", "test", "--size", "320x180", "--duration", "12s", "--hls-dir", str(tmp_path),
                           "--audio", "pulse:desk.monitor", env=server.env)
     try:
-        wait_until(lambda: (tmp_path / "live/demo/seg0.m4s").exists(), 20, what="the first segment")
+        wait_until(lambda: first_segment(tmp_path / "live/demo"), 20, what="the first segment")
         os.kill(server.process.pid, signal.SIGSTOP)
         wait_until(lambda: "[audio_device_lost]" in publisher.output(), 10, what="the device-lost warning: " + publisher.output())
         os.kill(server.process.pid, signal.SIGCONT)
@@ -206,7 +206,7 @@ def test_overruns_are_recovered_counted_and_leave_sound_in_step(sound, tmp_path)
     media = tmp_path / "live/demo"
     final = MediaPlaylist((media / "media.m3u8").read_text())
     assert final.ended and abs(final.duration - 10) < 0.1, "the stream kept its length"
-    data = (media / "init.mp4").read_bytes() + b"".join((media / s["uri"]).read_bytes() for s in final.segments)
+    data = init_segment(media) + b"".join((media / s["uri"]).read_bytes() for s in final.segments)
     packets = json.loads(subprocess.run(
         ["ffprobe", "-v", "error", "-of", "json", "-show_entries", "packet=stream_index,pts_time,duration_time", "-"],
         input=data, capture_output=True, check=True).stdout)["packets"]

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from destinations import Nginx
-from harness import Publisher, segment_picture, wait_until
+from harness import Publisher, init_segment, segment_picture, wait_until
 from hls_rules import MediaPlaylist, check_media_playlist, next_part, parse_parts
 from test_faults import check_every_run_decodes
 from test_web import wait_for_playback
@@ -100,7 +100,7 @@ def test_a_still_screen_is_encoded_only_where_the_stream_needs_a_frame(screen, t
         assert all(abs(a - b) <= 14 for a, b in zip(picture(300, 300), (0x22, 0x55, 0xaa))), segment
         # Picture and sound end together: the last picture lasts to the segment's end.
         whole = tmp_path / f"whole-{segment['uri']}.mp4"
-        whole.write_bytes((media / "init.mp4").read_bytes() + (media / segment["uri"]).read_bytes())
+        whole.write_bytes(init_segment(media) + (media / segment["uri"]).read_bytes())
         ends = stream_ends(whole)
         assert abs(ends["video"] - ends["audio"]) < 0.045, (segment, ends)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import Publisher, read_line, wait_until
+from harness import Publisher, init_segment, read_line, wait_until
 from hls_rules import MediaPlaylist
 from xserver import XServer
 
@@ -47,7 +47,7 @@ def last_frame_planes(folder, width, height):
     """The last published picture's three planes (Y, Cb, Cr), as (bytes, width, height)."""
     media = folder / "live/demo"
     playlist = MediaPlaylist((media / "media.m3u8").read_text())
-    data = (media / "init.mp4").read_bytes() + (media / playlist.segments[-1]["uri"]).read_bytes()
+    data = init_segment(media) + (media / playlist.segments[-1]["uri"]).read_bytes()
     raw = subprocess.run(["ffmpeg", "-v", "error", "-i", "-", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-"],
                          input=data, capture_output=True, check=True).stdout
     luma, chroma = width * height, (width // 2) * (height // 2)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import Publisher, ffprobe, make_certificate, run_onair, wait_until
+from harness import Publisher, ffprobe, init_name, make_certificate, run_onair, wait_until
 from hls_rules import MediaPlaylist, check_low_latency, check_media_playlist, next_part, parse_parts
 
 
@@ -72,13 +72,13 @@ def test_parts_are_fragments_of_their_segment(live, tmp_path):
     joined = b"".join(live.get(name).body for name in names)
     assert joined == live.get(f"seg{sequence}.m4s").body
     path = tmp_path / "part0.mp4"
-    path.write_bytes(live.get("init.mp4").body + live.get(names[0]).body)
+    path.write_bytes(live.get(init_name(text)).body + live.get(names[0]).body)
     packets = ffprobe(path, "-show_packets", "-select_streams", "v")["packets"]
     assert len(packets) == 6 and packets[0]["flags"].startswith("K"), "six frames, the first a keyframe"
 
 
 @pytest.mark.parametrize("query, reason", [
-    ("_HLS_msn=999999", "more than 2 segments after"),
+    ("_HLS_msn=99999999999", "more than 2 segments after"),
     ("_HLS_part=1", "_HLS_part needs _HLS_msn"),
     ("_HLS_msn=abc", "_HLS_msn must be a whole number"),
     ("_HLS_msn=-1", "_HLS_msn must be a whole number"),

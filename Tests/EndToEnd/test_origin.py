@@ -8,7 +8,7 @@ import time
 import pytest
 
 from edges import TOKEN, NginxEdge, Origin, VarnishEdge, Viewers
-from harness import Publisher, fetch, ffprobe, run_onair, wait_until
+from harness import Publisher, fetch, ffprobe, init_name, run_onair, wait_until
 from hls_rules import MediaPlaylist, check_low_latency, check_media_playlist, next_part
 
 LIVE = ("--low-latency", "--part-duration", "0.2", "--size", "640x360", "--no-serve")
@@ -73,7 +73,7 @@ def test_the_origin_tells_caches_what_they_may_keep(chain):
         "index.m3u8": "public, max-age=1",
         "media.m3u8": "public, max-age=1",
         f"media.m3u8?_HLS_msn={msn}&_HLS_part={part}": "public, max-age=6",
-        "init.mp4": "public, max-age=31536000, immutable",
+        init_name(text): "public, max-age=31536000, immutable",
         MediaPlaylist(text).segments[-1]["uri"]: "public, max-age=31536000, immutable",
     }
     for name, cache_control in expected.items():

@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 import pytest
 
 from edges import NginxEdge, Origin, VarnishEdge, Viewers
-from harness import Publisher, fetch, ffprobe, run_onair, wait_until
+from harness import Publisher, fetch, ffprobe, init_name, run_onair, wait_until
 from hls_rules import MediaPlaylist, check_low_latency, check_media_playlist, next_part, parse_parts
 
 SECRET = "viewer-secret-0123456789"
@@ -63,7 +63,7 @@ def test_media_needs_a_working_token_for_its_channel(private):
     origin, edges, token = private
     base = f"{origin.base}/live/demo/"
     text = fetch(f"{base}media.m3u8?token={token}").text
-    names = ["index.m3u8", "media.m3u8", "init.mp4", MediaPlaylist(text).segments[-1]["uri"].split("?")[0],
+    names = ["index.m3u8", "media.m3u8", init_name(text), MediaPlaylist(text).segments[-1]["uri"].split("?")[0],
              parse_parts(text)[0][-1][2]["URI"].strip('"').split("?")[0]]
     now = int(time.time())
     refused = {
@@ -125,7 +125,7 @@ def test_caches_keep_a_private_answer_no_longer_than_its_token(private):
     expected = {
         f"media.m3u8?token={token}": lambda age: age == 1,
         f"media.m3u8?_HLS_msn={msn}&_HLS_part={part}&token={token}": lambda age: age == 6,
-        f"init.mp4?token={token}": lambda age: left - 5 <= age <= left + 1,
+        f"{init_name(text)}?token={token}": lambda age: left - 5 <= age <= left + 1,
         segment: lambda age: left - 5 <= age <= left + 1,
     }
     for name, check in expected.items():

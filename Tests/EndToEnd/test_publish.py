@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import Publisher, ffprobe, wait_until
+from harness import Publisher, ffprobe, init_segment, wait_until
 from hls_rules import MediaPlaylist, check_history, check_media_playlist, check_multivariant
 
 RUNS = {
@@ -42,7 +42,9 @@ class Broadcast:
         for segment in self.final.segments:
             if segment["uri"] not in self.segments:
                 self.segments[segment["uri"]] = (self.mirror / segment["uri"]).read_bytes()
-        self.init = (self.mirror / "init.mp4").read_bytes() if container == "fmp4" else b""
+        self.init = init_segment(self.mirror) if container == "fmp4" else b""
+        # The first segment: its number follows the broadcast's start on the epoch.
+        self.first = self.final.segments[0]["uri"]
 
     def record(self):
         publisher = self.publisher
@@ -101,7 +103,7 @@ def test_segments_are_downloadable_the_moment_they_are_listed(broadcast):
 
 
 def test_streams_are_h264_and_aac_at_the_requested_size_and_rate(broadcast, tmp_path):
-    streams = {s["codec_type"]: s for s in broadcast.probe("seg0." + ext(broadcast), tmp_path)["streams"]}
+    streams = {s["codec_type"]: s for s in broadcast.probe(broadcast.first, tmp_path)["streams"]}
     video, audio = streams["video"], streams["audio"]
     assert (video["codec_name"], video["profile"], video["pix_fmt"]) == ("h264", "High", "yuv420p")
     assert (video["width"], video["height"]) == broadcast.size
@@ -141,7 +143,7 @@ def test_multivariant_names_real_codecs_and_measured_bandwidth(broadcast, tmp_pa
     assert variant["URI"] == "media.m3u8"
     assert variant["RESOLUTION"] == "{}x{}".format(*broadcast.size)
     assert float(variant["FRAME-RATE"]) == broadcast.fps
-    video = broadcast.probe("seg0." + ext(broadcast), tmp_path)["streams"]
+    video = broadcast.probe(broadcast.first, tmp_path)["streams"]
     h264 = next(s for s in video if s["codec_type"] == "video")
     level = "{:02x}".format(h264["level"])
     assert variant["CODECS"] == f'"avc1.6400{level},mp4a.40.2"'

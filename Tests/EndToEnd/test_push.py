@@ -150,10 +150,12 @@ def test_an_http_ingest_gets_the_stream_valid_at_every_moment_and_its_end(tmp_pa
     publisher = Publisher(*SMALL, "--push", f"{nginx.base}/live/demo/")
     viewer = DestinationViewer(f"{nginx.base}/live/demo/")
     try:
+        first = publisher.first_sequence()
         wait_until(lambda: viewer.newest and len(viewer.newest.segments) >= 4, 30, what="4 segments at nginx")
-        wait_until(lambda: viewer.newest.sequence >= 4, 30, what="the window to slide at nginx")
+        wait_until(lambda: viewer.newest.sequence >= first + 4, 30, what="the window to slide at nginx")
         # Once out of the playlist and its availability window (1 s + the playlist's 4 s), deleted.
-        wait_until(lambda: not (nginx.root / "live/demo/seg0.m4s").exists(), 20, what="seg0 to be deleted")
+        wait_until(lambda: not (nginx.root / f"live/demo/seg{first}.m4s").exists(), 20,
+                   what="the first segment to be deleted")
         check_push_metrics(publisher, f"{nginx.base}/live/demo/", stored=nginx.root / "live/demo")
         assert publisher.stop() == 0
         wait_until(lambda: viewer.newest.ended, 10, what="EXT-X-ENDLIST at nginx")
@@ -205,10 +207,11 @@ def test_s3_storage_gets_the_stream_with_its_types_and_players_read_it_anonymous
     publisher = Publisher(*SMALL, "--push", "s3://live/shows/demo/", env=store.environment())
     viewer = DestinationViewer(f"{store.base}/live/shows/demo/")
     try:
-        wait_until(lambda: viewer.newest and viewer.newest.sequence >= 2, 40, what="the window to slide in S3")
+        first = publisher.first_sequence()
+        wait_until(lambda: viewer.newest and viewer.newest.sequence >= first + 2, 40, what="the window to slide in S3")
         # Once out of the playlist and its availability window, deleted.
-        wait_until(lambda: fetch(f"{store.base}/live/shows/demo/seg0.m4s").status in (403, 404), 20,
-                   what="seg0 to be deleted")
+        wait_until(lambda: fetch(f"{store.base}/live/shows/demo/seg{first}.m4s").status in (403, 404), 20,
+                   what="the first segment to be deleted")
         segment = fetch(f"{store.base}/live/shows/demo/{viewer.newest.segments[-1]['uri']}")
         assert segment.status == 200
         assert segment.headers["content-type"] == "video/mp4"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from browser import console_errors, player_status, save_screenshot, start_chromium
-from harness import Publisher, fetch, ffprobe, read_line, run_onair, wait_until
+from harness import Publisher, fetch, ffprobe, init_segment, read_line, run_onair, wait_until
 from hls_rules import (MediaPlaylist, audio_renditions, check_history, check_low_latency, check_media_playlist,
                        check_multivariant, parse_attributes)
 from xserver import XServer
@@ -78,7 +78,7 @@ def test_the_multivariant_playlist_lists_each_rung_with_its_own_figures(ladder):
 
 def probe_segment(folder, rung, segment):
     """A segment (with its init segment): its streams' kinds and its packets."""
-    data = (folder / rung / "init.mp4").read_bytes() + (folder / rung / segment).read_bytes()
+    data = init_segment(folder / rung) + (folder / rung / segment).read_bytes()
     path = folder.parent / f"probe-{rung}-{segment}.mp4"
     path.write_bytes(data)
     probe = ffprobe(path, "-show_packets")
@@ -411,12 +411,14 @@ def test_a_push_destination_gets_every_rung_under_the_multivariant_playlist(tmp_
         for rung in ("720p", "360p", "audio"):
             response = fetch(base + f"{rung}/media.m3u8")
             assert response.status == 200, rung
-        wait_until(lambda: MediaPlaylist(fetch(base + "360p/media.m3u8").text).sequence >= 2, 30,
+        # Every rung numbers from the broadcast's start: the same first number in each.
+        first = publisher.first_sequence()
+        wait_until(lambda: MediaPlaylist(fetch(base + "360p/media.m3u8").text).sequence >= first + 2, 30,
                    what="the window to slide")
         # Once out of the playlist and its availability window, deleted in each rung's folder.
         for rung in ("720p", "360p", "audio"):
-            wait_until(lambda: fetch(base + f"{rung}/seg0.m4s").status in (403, 404), 20,
-                       what=f"{rung}/seg0 to be deleted")
+            wait_until(lambda: fetch(base + f"{rung}/seg{first}.m4s").status in (403, 404), 20,
+                       what=f"{rung}/seg{first} to be deleted")
         assert publisher.stop() == 0
         playlists = {rung: MediaPlaylist(fetch(base + f"{rung}/media.m3u8").text)
                      for rung in ("720p", "360p", "audio")}

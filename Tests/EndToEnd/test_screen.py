@@ -5,7 +5,7 @@ import subprocess
 
 import pytest
 
-from harness import Publisher, run_onair, wait_until
+from harness import Publisher, first_segment, init_segment, run_onair, wait_until
 from hls_rules import MediaPlaylist
 from xserver import XServer
 
@@ -38,7 +38,7 @@ def last_frame(folder):
     """The last picture published, as (width, height, rgb bytes)."""
     media = folder / "live/demo"
     playlist = MediaPlaylist((media / "media.m3u8").read_text())
-    data = (media / "init.mp4").read_bytes() + (media / playlist.segments[-1]["uri"]).read_bytes()
+    data = init_segment(media) + (media / playlist.segments[-1]["uri"]).read_bytes()
     probe = subprocess.run(["ffprobe", "-v", "error", "-count_packets", "-select_streams", "v",
                             "-show_entries", "stream=width,height,nb_read_packets", "-of", "csv=p=0", "-"],
                            input=data, capture_output=True, check=True).stdout.decode().strip()
@@ -74,7 +74,7 @@ def test_a_still_screen_repeats_frames_at_a_constant_rate(x, tmp_path):
     playlist = MediaPlaylist((media / "media.m3u8").read_text())
     frames = 0
     for segment in playlist.segments:
-        data = (media / "init.mp4").read_bytes() + (media / segment["uri"]).read_bytes()
+        data = init_segment(media) + (media / segment["uri"]).read_bytes()
         frames += int(subprocess.run(["ffprobe", "-v", "error", "-count_packets", "-select_streams", "v",
                                       "-show_entries", "stream=nb_read_packets", "-of", "csv=p=0", "-"],
                                      input=data, capture_output=True, check=True).stdout)
@@ -86,7 +86,7 @@ def test_a_still_screen_repeats_frames_at_a_constant_rate(x, tmp_path):
 
 def test_window_source_follows_the_window_and_survives_hiding(x, tmp_path):
     publisher = publish(x, tmp_path, "--source", "window:onair red", "--no-cursor", seconds=5)
-    wait_until(lambda: (tmp_path / "live/demo/seg0.m4s").exists(), 20, what="the first segment")
+    wait_until(lambda: first_segment(tmp_path / "live/demo"), 20, what="the first segment")
     x.red.send("hide")
     wait_until(lambda: "is hidden" in publisher.output(), 10, what="the hidden warning")
     x.red.send("show")
@@ -131,7 +131,7 @@ def test_the_pointer_is_drawn_unless_asked_not_to(x, tmp_path, cursor):
 def test_a_destroyed_window_ends_the_broadcast_after_the_grace_period(x, tmp_path):
     doomed = x.window("onair doomed", "#ffffff", "100x100+1000+50")
     publisher = publish(x, tmp_path, "--source", "window:onair doomed", "--window-grace", "1s", seconds=60)
-    wait_until(lambda: (tmp_path / "live/demo/seg0.m4s").exists(), 20, what="the first segment")
+    wait_until(lambda: first_segment(tmp_path / "live/demo"), 20, what="the first segment")
     doomed.close()
     output = finish(publisher)
     assert "is gone" in output
@@ -164,7 +164,7 @@ def test_a_resolution_change_keeps_the_output_size_and_fits_the_picture_again(tm
     try:
         server.run("xsetroot", "-solid", "#336699")
         publisher = publish(server, tmp_path, "--no-cursor", seconds=4)
-        wait_until(lambda: (tmp_path / "live/demo/seg0.m4s").exists(), 20, what="the first segment")
+        wait_until(lambda: first_segment(tmp_path / "live/demo"), 20, what="the first segment")
         server.run("xrandr", "--newmode", "1024x768", "63.50", "1024", "1072", "1176", "1328", "768", "771", "775", "798")
         server.run("xrandr", "--addmode", "screen", "1024x768")
         server.run("xrandr", "--output", "screen", "--mode", "1024x768")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import Publisher, fetch, run_onair, wait_until
+from harness import Publisher, fetch, init_name, run_onair, wait_until
 from hls_rules import MediaPlaylist
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -29,15 +29,21 @@ def live(tmp_path_factory):
 @pytest.mark.parametrize("name, content_type, cache", [
     ("index.m3u8", "application/vnd.apple.mpegurl", "public, max-age=1"),
     ("media.m3u8", "application/vnd.apple.mpegurl", "public, max-age=1"),
-    ("init.mp4", "video/mp4", "public, max-age=31536000, immutable"),
-    ("seg0.m4s", "video/mp4", "public, max-age=31536000, immutable"),
+    ("{init}", "video/mp4", "public, max-age=31536000, immutable"),
+    ("{segment}", "video/mp4", "public, max-age=31536000, immutable"),
 ])
 def test_files_have_their_type_and_caching(live, name, content_type, cache):
-    response = live[0].get(name)
+    response = live[0].get(named(live[0], name))
     assert response.status == 200
     assert response.headers["content-type"] == content_type
     assert response.headers["cache-control"] == cache
     assert int(response.headers["content-length"]) == len(response.body) > 0
+
+
+def named(publisher, name):
+    """`{init}`: the init segment the playlist names; `{segment}`: its newest segment."""
+    text = publisher.get("media.m3u8").text
+    return name.format(init=init_name(text), segment=MediaPlaylist(text).segments[-1]["uri"])
 
 
 def test_playlists_are_gzipped_when_the_client_accepts_it(live):
@@ -49,7 +55,7 @@ def test_playlists_are_gzipped_when_the_client_accepts_it(live):
 
 
 def test_segments_are_never_gzipped(live):
-    response = live[0].get("seg0.m4s", headers={"Accept-Encoding": "gzip"})
+    response = live[0].get(named(live[0], "{segment}"), headers={"Accept-Encoding": "gzip"})
     assert "content-encoding" not in response.headers
 
 
@@ -59,7 +65,7 @@ def test_cors_allows_the_configured_origin(live):
 
 
 def test_head_answers_without_a_body(live):
-    response = live[0].get("seg0.m4s", method="HEAD")
+    response = live[0].get(named(live[0], "{segment}"), method="HEAD")
     assert response.status == 200 and response.body == b""
     assert int(response.headers["content-length"]) > 0
 
@@ -119,7 +125,7 @@ def test_viewers_are_distinct_players_that_reloaded_recently(live):
         publisher.get("media.m3u8?session=one")
         publisher.get("media.m3u8?session=two")
         publisher.get("media.m3u8", headers={"User-Agent": "VLC/3.0"})
-    publisher.get("seg0.m4s?session=three")  # a segment alone is not a player
+    publisher.get(named(publisher, "{segment}?session=three"))  # a segment alone is not a player
     assert viewers() == 3
     # Three target durations after their last reload, players no longer count.
     wait_until(lambda: viewers() == 0, 10, what="the players to leave")
@@ -132,7 +138,7 @@ def test_mirror_never_names_a_missing_segment(live):
         publisher.wait_for_segments(count)
         playlist = MediaPlaylist((channel / "media.m3u8").read_text())
         assert all((channel / s["uri"]).is_file() for s in playlist.segments)
-        assert (channel / "init.mp4").is_file()
+        assert (channel / init_name((channel / "media.m3u8").read_text())).is_file()
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
@@ -162,19 +168,21 @@ def test_a_port_in_use_is_refused_before_anything_starts(tmp_path):
 
 
 def test_a_segment_that_left_the_playlist_stays_downloadable_then_goes():
-    # 1 s segments, 3 listed: seg0 leaves when seg3 is listed, and stays 1 + 3 s more.
+    # 1 s segments, 3 listed: the first leaves when the fourth is listed, and stays 1 + 3 s more.
     publisher = Publisher("--segment-duration", "1", "--playlist-size", "3")
     try:
         publisher.wait_for_segments(1)
+        first = publisher.first_sequence()
+        name = f"seg{first}.m4s"
         def removed():
             playlist = MediaPlaylist(publisher.get("media.m3u8").text)
-            return playlist.sequence >= 1 and playlist
-        playlist = wait_until(removed, 30, what="seg0 to leave the playlist")
-        assert "seg0.m4s" not in [s["uri"] for s in playlist.segments]
-        assert publisher.get("seg0.m4s").status == 200, "still downloadable right after it left"
-        wait_until(lambda: publisher.get("seg0.m4s").status == 404, 15, what="seg0 to be freed")
+            return playlist.sequence >= first + 1 and playlist
+        playlist = wait_until(removed, 30, what="the first segment to leave the playlist")
+        assert name not in [s["uri"] for s in playlist.segments]
+        assert publisher.get(name).status == 200, "still downloadable right after it left"
+        wait_until(lambda: publisher.get(name).status == 404, 15, what="the first segment to be freed")
         later = MediaPlaylist(publisher.get("media.m3u8").text)
-        assert later.sequence >= 4, "freed no sooner than its duration plus the playlist's after leaving"
+        assert later.sequence >= first + 4, "freed no sooner than its duration plus the playlist's after leaving"
     finally:
         publisher.kill()
 
@@ -189,7 +197,7 @@ def test_the_server_stays_while_viewers_fetch_the_end_of_the_stream():
             response = publisher.get("media.m3u8")
             return response.text if response else ""
         wait_until(lambda: "#EXT-X-ENDLIST" in playlist(), 10, what="the ended playlist over HTTP")
-        assert publisher.get("seg0.m4s").status == 200
+        assert publisher.get(f"seg{publisher.first_sequence()}.m4s").status == 200
         # Once nothing is fetched for a target duration, it goes.
         assert publisher.process.wait(timeout=10) == 0
         assert "serving the end of the stream to its viewers" in publisher.output()

@@ -4,7 +4,7 @@ import subprocess
 
 import pytest
 
-from harness import Publisher, free_port, run_onair
+from harness import Publisher, first_segment, free_port, init_segment, run_onair
 from pngs import png, solid
 
 W, H, FRAME = 640, 360, 45
@@ -20,7 +20,7 @@ def record(tmp_path, name, *arguments):
                           "--duration", "2s", "--hls-dir", str(folder), *arguments)
     assert publisher.process.wait(timeout=60) == 0, publisher.output()
     media = folder / "live/demo"
-    data = (media / "init.mp4").read_bytes() + (media / "seg0.m4s").read_bytes()
+    data = init_segment(media) + first_segment(media).read_bytes()
     raw = subprocess.run(
         ["ffmpeg", "-v", "error", "-i", "-", "-vf", f"select=eq(n\\,{FRAME})", "-frames:v", "1",
          "-f", "rawvideo", "-pix_fmt", "yuv420p", "-"], input=data, capture_output=True, check=True).stdout

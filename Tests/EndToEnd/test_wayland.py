@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import Publisher, run_onair, wait_until
+from harness import Publisher, init_name, run_onair, wait_until
 from hls_rules import MediaPlaylist, check_media_playlist
 from wayland import WaylandDesktop
 
@@ -42,8 +42,9 @@ class Picture:
     """The last frame of the newest segment a publisher lists, decoded."""
 
     def __init__(self, publisher):
-        playlist = MediaPlaylist(publisher.get("media.m3u8").text)
-        data = publisher.get("init.mp4").body + publisher.get(playlist.segments[-1]["uri"]).body
+        text = publisher.get("media.m3u8").text
+        playlist = MediaPlaylist(text)
+        data = publisher.get(init_name(text)).body + publisher.get(playlist.segments[-1]["uri"]).body
         probe = subprocess.run(["ffprobe", "-v", "error", "-count_packets", "-select_streams", "v",
                                 "-show_entries", "stream=width,height,nb_read_packets", "-of", "csv=p=0", "-"],
                                input=data, capture_output=True, check=True).stdout.decode().strip()

@@ -14,8 +14,10 @@ import Testing
         /// Wall milliseconds its pushes arrive at.
         var now: Int64 = 0
 
-        init(partDuration: Double? = nil) {
-            timeline = Timeline(configuration: TimelineTests.configuration(partDuration: partDuration, playlistSize: 6))
+        init(partDuration: Double? = nil, firstSequence: Int = 0) {
+            timeline = Timeline(
+                configuration: TimelineTests.configuration(partDuration: partDuration, playlistSize: 6),
+                firstSequence: firstSequence)
             lowLatency = partDuration != nil
         }
 
@@ -26,7 +28,7 @@ import Testing
 
         mutating func initSegment(into origin: inout IngestAssembler) throws {
             _ = timeline.setInitSegment([0x69, 0x6e])
-            _ = try origin.put(.initSegment(continuing: nil), bytes: [0x69, 0x6e], now: now)
+            _ = try origin.put(timeline.initSegmentName!, bytes: [0x69, 0x6e], now: now)
         }
 
         /// One segment of `parts` parts of a third of a second each; pushes each part and a playlist
@@ -127,9 +129,11 @@ import Testing
         for _ in 0..<4 { _ = try publisher.segment(into: &origin, push: false) }
         #expect(try origin.put(.mediaPlaylist, bytes: publisher.playlist, now: 0).isEmpty)
         _ = try publisher.segment(into: &origin)
+        // Under the publisher's number: every origin serves the same names.
         let playlist = origin.timeline!.mediaPlaylist()
-        #expect(playlist.segments.map(\.uri) == ["seg0.m4s"])
-        #expect(origin.timeline!.bytes(of: .segment(0, .fmp4)) == [4, 0, 4, 1, 4, 2])
+        #expect(playlist.segments.map(\.uri) == ["seg4.m4s"])
+        #expect(playlist.mediaSequence == 4)
+        #expect(origin.timeline!.bytes(of: .segment(4, .fmp4)) == [4, 0, 4, 1, 4, 2])
     }
 
     @Test func anOriginThatRestartedAsksForTheInitSegmentItNeverGot() throws {
@@ -157,7 +161,7 @@ import Testing
         // Sent again, the channel goes on from the first segment here.
         _ = try origin.put(.initSegment(continuing: nil), bytes: [0x69, 0x6e], now: 0)
         _ = try origin.put(.mediaPlaylist, bytes: publisher.playlist, now: 0)
-        #expect(origin.timeline!.mediaPlaylist().segments.map(\.uri) == ["seg0.m4s"])
+        #expect(origin.timeline!.mediaPlaylist().segments.map(\.uri) == ["seg1.m4s"])
         // A playlist before any of its media is not refused: the files may be on their way.
         var fresh = IngestAssembler(channel: "demo")
         #expect(try fresh.put(.mediaPlaylist, bytes: publisher.playlist, now: 0).isEmpty)
@@ -294,7 +298,8 @@ import Testing
     }
 
     /// A publisher's playlist that moved past segments the origin never got: what follows is after a
-    /// discontinuity, numbered on from the origin's own numbers.
+    /// discontinuity, under the publisher's numbers; the earlier segments leave the playlist (which
+    /// lists consecutive numbers only) and stay downloadable.
     @Test func aJumpInThePublishersNumbersIsADiscontinuity() throws {
         var origin = IngestAssembler(channel: "demo")
         var publisher = Publisher()
@@ -307,8 +312,11 @@ import Testing
         _ = try origin.put(.segment(1 << 49, .fmp4), bytes: [7], now: 0)
         _ = try origin.put(.mediaPlaylist, bytes: Array(jumped.render().utf8), now: 0)
         let playlist = origin.timeline!.mediaPlaylist()
-        #expect(playlist.segments.map(\.uri) == ["seg0.m4s", "seg1.m4s"])
-        #expect(playlist.segments.map(\.discontinuity) == [false, true])
+        #expect(playlist.segments.map(\.uri) == ["seg562949953421312.m4s"])
+        #expect(playlist.segments.map(\.discontinuity) == [true])
+        #expect(playlist.mediaSequence == 1 << 49)
+        #expect(playlist.discontinuitySequence == 0)
+        #expect(origin.timeline!.bytes(of: .segment(0, .fmp4)) == [0, 0, 0, 1, 0, 2])
     }
 
     /// The numbers and attributes that once stopped an origin (a trap in its arithmetic), each

@@ -91,9 +91,10 @@ public struct LiveRequest: Sendable, Equatable {
         self.file = file
     }
 
-    /// A whole number from 0 to 999,999,999, written in plain digits.
+    /// A whole number of at most 18 digits, written in plain digits: segment numbers follow the epoch
+    /// (ten digits with 1 s segments), and 18 digits never overflow.
     private static func number(_ value: String, name: String) throws(Problem) -> Int {
-        guard (1...9).contains(value.utf8.count), value.utf8.allSatisfy({ (48...57).contains($0) }),
+        guard (1...18).contains(value.utf8.count), value.utf8.allSatisfy({ (48...57).contains($0) }),
             let number = Int(value)
         else { throw .badQuery("\(name) must be a whole number") }
         return number

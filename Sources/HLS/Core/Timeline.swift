@@ -73,8 +73,13 @@ public struct Timeline: Sendable {
     /// Init segments by name: this run's, and an earlier run's while its segments are held.
     public internal(set) var initSegments: [MediaFileName: [UInt8]] = [:]
     public internal(set) var nextSequence = 0
-    /// This run's first segment number: above 0 when it continues an earlier run.
+    /// This run's first segment number: above 0 when it continues an earlier run, or when the
+    /// numbering starts on the epoch (``EpochNumbering``).
     public internal(set) var firstSequence = 0
+    /// The number the timeline started from before it listed anything (0 when it continues an
+    /// earlier run's folder): numbers past it mean earlier media, which a new run follows after an
+    /// EXT-X-DISCONTINUITY.
+    public internal(set) var startSequence = 0
     /// Discontinuities that have left the head of the playlist.
     public internal(set) var discontinuitySequence = 0
     /// The next segment follows an earlier run's.
@@ -89,13 +94,21 @@ public struct Timeline: Sendable {
     public internal(set) var totalDuration = 0.0
     public internal(set) var peakBitrate = 0
 
-    /// A timeline for a new broadcast; with `previous` (what an earlier run of the channel left in its
-    /// folder), the earlier segments stay listed and the numbering goes on from them after an
-    /// EXT-X-DISCONTINUITY, as players expect of a restarted stream.
-    public init(configuration: Configuration, continuing previous: PreviousRun? = nil) {
+    /// A timeline for a new broadcast, numbered from `firstSequence` (see ``EpochNumbering``); with
+    /// `previous` (what an earlier run of the channel left in its folder), the earlier segments stay
+    /// listed and the numbering goes on from them after an EXT-X-DISCONTINUITY, as players expect of
+    /// a restarted stream. The init segment is `init.mp4` when the numbering starts at 0, else
+    /// `init<N>.mp4` after the run's first segment: a name is never given to other bytes.
+    public init(configuration: Configuration, continuing previous: PreviousRun? = nil, firstSequence first: Int = 0) {
         self.configuration = configuration
         initSegmentName = nil
-        if let previous { restore(previous) }
+        if let previous {
+            restore(previous)
+        } else {
+            nextSequence = max(0, first)
+            firstSequence = nextSequence
+            startSequence = nextSequence
+        }
         initSegmentName =
             configuration.format.hasInitSegment ? .initSegment(continuing: nextSequence > 0 ? nextSequence : nil) : nil
     }
@@ -189,7 +202,7 @@ public struct Timeline: Sendable {
         openParts.removeAll()
         ended = false
         firstSequence = nextSequence
-        nextIsDiscontinuity = nextSequence > 0
+        nextIsDiscontinuity = nextSequence > startSequence
         if configuration.format.hasInitSegment {
             initSegmentName = .initSegment(continuing: nextSequence > 0 ? nextSequence : nil)
         }
@@ -200,7 +213,7 @@ public struct Timeline: Sendable {
     public mutating func skipAhead() {
         edge -= openParts.reduce(0) { $0 + $1.duration }
         openParts.removeAll()
-        nextIsDiscontinuity = nextSequence > 0
+        nextIsDiscontinuity = nextSequence > startSequence
     }
 
     /// Marks the stream as ended: EXT-X-ENDLIST follows the last segment.

@@ -3,9 +3,11 @@ import Media
 /// Rebuilds a channel's timeline from what its publisher pushes to an origin (`PUT` of media files,
 /// then of the playlist that lists them): each pushed playlist is read, and the segments and parts
 /// it lists that the timeline does not have yet are taken into it, in order, as the packaging stage
-/// would have added them. The timeline keeps its own numbering and names, so a publisher that
-/// restarts from segment 0, or a third-party one, becomes a new run after an EXT-X-DISCONTINUITY
-/// rather than a clash of names; and its publications feed the same live store as a local broadcast's.
+/// would have added them. The timeline takes up the publisher's numbers (and with them the names,
+/// and the discontinuity numbering), so that every origin fed by one publisher, one restarted empty
+/// or one that joined late, serves the same playlists; a publisher that numbers from 0 again (ffmpeg
+/// restarted) becomes a new run after an EXT-X-DISCONTINUITY under the timeline's own next numbers,
+/// rather than a clash of names. Its publications feed the same live store as a local broadcast's.
 ///
 /// Pure: no clock (the caller passes wall time), no I/O, no lock. Memory is bounded: pushed files
 /// are held only until taken into the timeline or left behind by the publisher's playlist, and a
@@ -246,6 +248,7 @@ public struct IngestAssembler: Sendable {
                 return []
             }
             if !timeline.segments.isEmpty || !timeline.openParts.isEmpty || timeline.ended { timeline.beginRun() }
+            Self.follow(playlist, from: start, map: newestMap, into: &timeline)
             if let initBytes, let map = newestMap {
                 publications += timeline.setInitSegment(initBytes).map { [$0] } ?? []
                 take(map)
@@ -260,6 +263,7 @@ public struct IngestAssembler: Sendable {
             cursor.next = playlist.mediaSequence
             cursor.partsTaken = 0
             timeline.skipAhead()
+            Self.follow(playlist, from: cursor.next, map: nil, into: &timeline)
         }
         segments: while cursor.next < openSequence {
             let segment = playlist.segments[cursor.next - playlist.mediaSequence]
@@ -307,6 +311,20 @@ public struct IngestAssembler: Sendable {
             lastAdvanced = now
         }
         return publications
+    }
+
+    /// Takes up the publisher's numbering from its segment `sequence` (see
+    /// ``Timeline/followNumbering(at:discontinuitySequence:discontinuity:)``), with the discontinuity
+    /// numbering its playlist gives that segment, and the name of its init segment `map`.
+    private static func follow(
+        _ playlist: MediaPlaylist, from sequence: Int, map: String?, into timeline: inout Timeline
+    ) {
+        let index = min(max(0, sequence - playlist.mediaSequence), playlist.segments.count)
+        let before = playlist.segments[..<index].filter(\.discontinuity).count
+        timeline.followNumbering(
+            at: sequence, discontinuitySequence: playlist.discontinuitySequence + before,
+            discontinuity: index < playlist.segments.count && playlist.segments[index].discontinuity,
+            initSegment: map.flatMap(MediaFileName.init))
     }
 
     /// How long the run being followed holds the channel after its last playlist: two target
