@@ -10,12 +10,61 @@ vcl 4.1;
 # full URL for as long as it may be held. Varnish's waiting list then makes every viewer asking for
 # the same object at once cost the origin one request.
 
+import directors;
+
+# Whether an origin answers: a killed one is left alone within two seconds.
+probe answering {
+    .url = "/api/channels";
+    .interval = 1s;
+    .timeout = 1s;
+    .window = 2;
+    .threshold = 1;
+    .initial = 1;
+}
+
 backend origin {
     .host = "127.0.0.1";
     .port = "8080";
+    .probe = answering;
     # Longer than the origin holds a blocking reload (three target durations).
     .first_byte_timeout = 30s;
     .between_bytes_timeout = 30s;
+}
+
+# Its twin (docs/origin.md#twin-origins): the same publisher pushes to both and both serve the same
+# names, so what this edge has cached stays valid when it turns to the twin. With one origin,
+# delete this backend and its two add_backend lines.
+backend twin {
+    .host = "127.0.0.1";
+    .port = "8081";
+    .probe = answering;
+    .first_byte_timeout = 30s;
+    .between_bytes_timeout = 30s;
+}
+
+sub vcl_init {
+    # The origin while it answers, else its twin; a request that failed on one is tried on the other.
+    new first = directors.fallback();
+    first.add_backend(origin);
+    first.add_backend(twin);
+    new second = directors.fallback();
+    second.add_backend(twin);
+    second.add_backend(origin);
+}
+
+sub vcl_backend_fetch {
+    if (bereq.retries == 0) {
+        set bereq.backend = first.backend();
+    } else {
+        set bereq.backend = second.backend();
+    }
+}
+
+sub vcl_backend_error {
+    # Refused, or reset while it held a blocking reload: once more, on the other.
+    if (bereq.retries == 0) {
+        return (retry);
+    }
 }
 
 sub vcl_recv {
@@ -38,6 +87,10 @@ sub vcl_recv {
 
 sub vcl_backend_response {
     if (bereq.url ~ "^/live/") {
+        if ((beresp.status >= 500 || beresp.status == 404) && bereq.retries == 0) {
+            # An error, or an origin restarted that has not got the channel back yet: the other.
+            return (retry);
+        }
         if (beresp.status >= 400) {
             # Not what the origin promised to keep: a second, against stampedes.
             set beresp.ttl = 1s;

@@ -119,8 +119,10 @@ public final class Broadcast: Sendable {
         }
         // Every rendition numbers its segments from the broadcast's start on the epoch: the same
         // names wherever the stream is served, never a name an earlier run gave.
-        let firstSequence = Self.numberingStart(
-            at: clock.anchorWallMilliseconds, after: earlierStart, config: config, logger: logger)
+        let numbering = EpochNumbering.start(
+            at: clock.anchorWallMilliseconds, segmentDuration: config.segmentDuration, after: earlierStart)
+        Self.keep(numbering, config: config, logger: logger)
+        let firstSequence = numbering.sequence
         var stages: [RenditionStages] = []
         var audioPackaging: PackagingStage?
         var stores: [LiveStore] = []
@@ -281,6 +283,10 @@ public final class Broadcast: Sendable {
             clock: clock,
             stats: stats, logger: logger, report: hub.reporter
         ) {
+            // Its last number, for the next start's.
+            var stopped = numbering
+            stopped.lastSequence = store.timeline.lastSequence
+            Self.keep(stopped, config: config, logger: logger)
             // Said while the server still answers, so the events stream carries it.
             let counts = control.statistics()
             hub.report(
@@ -386,27 +392,20 @@ public final class Broadcast: Sendable {
         }
     }
 
-    /// The first segment number of a broadcast starting now (``EpochNumbering``), past every number
-    /// the channel's last start on this machine can have given; this start is kept for the next one.
-    /// Kept before the first frame, and a folder that cannot keep it costs only that guarantee.
-    private static func numberingStart(
-        at wallMilliseconds: Int64, after earlier: EpochNumbering.Start?, config: BroadcastConfiguration,
-        logger: Logger
-    ) -> Int {
-        let start = EpochNumbering.start(
-            at: wallMilliseconds, segmentDuration: config.segmentDuration, after: earlier)
-        if let record = config.numberingRecord {
-            let file = URL(fileURLWithPath: record)
-            do {
-                try FileManager.default.createDirectory(
-                    at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(start.text.utf8).write(to: file, options: .atomic)
-            } catch {
-                logger.warning(
-                    "could not keep the channel's numbering in \(record) (\(error.localizedDescription)): a restart within one segment may reuse its last segment number"
-                )
-            }
+    /// Keeps the channel's numbering (``EpochNumbering/Start``) for its next start: at the start,
+    /// before the first frame, and with its last number once it has stopped. A folder that cannot
+    /// keep it costs only the guarantee for a restart within one segment.
+    private static func keep(_ start: EpochNumbering.Start, config: BroadcastConfiguration, logger: Logger) {
+        guard let record = config.numberingRecord else { return }
+        let file = URL(fileURLWithPath: record)
+        do {
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(start.text.utf8).write(to: file, options: .atomic)
+        } catch {
+            logger.warning(
+                "could not keep the channel's numbering in \(record) (\(error.localizedDescription)): a restart within one segment may reuse its last segment number"
+            )
         }
-        return start.sequence
     }
 }

@@ -68,13 +68,17 @@ class NginxEdge:
     """deploy/nginx-edge.conf as shipped, in an nginx of its own: the origin's address, the port and
     the cache folder are the only things changed."""
 
-    def __init__(self, folder, origin_port):
+    def __init__(self, folder, origin_port, twin_port=None):
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
         edge = (DEPLOY / "nginx-edge.conf").read_text()
         edge = edge.replace("/var/cache/nginx/onair", str(self.folder / "cache"))
-        edge = edge.replace("server 127.0.0.1:8080;", f"server 127.0.0.1:{origin_port};")
+        edge = edge.replace("server 127.0.0.1:8080 ", f"server 127.0.0.1:{origin_port} ")
+        # With one origin, the twin's line goes, as the file says.
+        twin = "    server 127.0.0.1:8081 backup;\n"
+        assert twin in edge, "the shipped file's twin line changed"
+        edge = edge.replace(twin, f"    server 127.0.0.1:{twin_port} backup;\n" if twin_port else "")
         edge = edge.replace("listen 80;", f"listen 127.0.0.1:{self.port};")
         assert str(origin_port) in edge and str(self.port) in edge, "the shipped file's placeholders changed"
         user = "user root;" if os.getuid() == 0 else ""
@@ -108,13 +112,20 @@ class VarnishEdge:
     """deploy/varnish-edge.vcl as shipped, in a varnishd of its own (`-F`, a work folder of its own):
     only the origin's port is changed."""
 
-    def __init__(self, folder, origin_port):
+    def __init__(self, folder, origin_port, twin_port=None):
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
         vcl = (DEPLOY / "varnish-edge.vcl").read_text()
         vcl = vcl.replace('.port = "8080";', f'.port = "{origin_port}";')
         assert str(origin_port) in vcl, "the shipped file's placeholder changed"
+        if twin_port:
+            vcl = vcl.replace('.port = "8081";', f'.port = "{twin_port}";')
+        else:
+            # With one origin, the twin's backend and its two lines go, as the file says.
+            vcl = re.sub(r"\n# Its twin.*?\n}\n", "\n", vcl, flags=re.S)
+            vcl = vcl.replace("    first.add_backend(twin);\n", "").replace("    second.add_backend(twin);\n", "")
+            assert "add_backend(twin)" not in vcl and "backend twin" not in vcl, "the shipped file's twin lines changed"
         (self.folder / "edge.vcl").write_text(vcl)
         workdir = self.folder / "work"
         self.process = subprocess.Popen(

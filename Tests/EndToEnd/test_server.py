@@ -125,7 +125,9 @@ def test_viewers_are_distinct_players_that_reloaded_recently(live):
         publisher.get("media.m3u8?session=one")
         publisher.get("media.m3u8?session=two")
         publisher.get("media.m3u8", headers={"User-Agent": "VLC/3.0"})
-    publisher.get(named(publisher, "{segment}?session=three"))  # a segment alone is not a player
+    # A segment alone is not a player (its name read from the folder: a playlist request would be one).
+    newest = MediaPlaylist((live[1] / "live/demo/media.m3u8").read_text()).segments[-1]["uri"]
+    publisher.get(f"{newest}?session=three")
     assert viewers() == 3
     # Three target durations after their last reload, players no longer count.
     wait_until(lambda: viewers() == 0, 10, what="the players to leave")

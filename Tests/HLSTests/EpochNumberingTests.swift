@@ -51,6 +51,13 @@ import Testing
         #expect(EpochNumbering.start(at: 1_005_000, segmentDuration: 2).sequence == 503)
         // What the channel's last start says moves it past.
         #expect(EpochNumbering.start(at: 1_005_000, segmentDuration: 2, after: first).sequence == 504)
+        // Stopped cleanly after 503: its last number is exact, and the epoch rules again after it.
+        var stopped = first
+        stopped.lastSequence = 503
+        #expect(EpochNumbering.start(at: 1_005_000, segmentDuration: 2, after: stopped).sequence == 504)
+        #expect(EpochNumbering.start(at: 1_008_100, segmentDuration: 2, after: stopped).sequence == 505)
+        // Killed, its bound is one number a segment since its start: 2 more by 1,008.1 s.
+        #expect(EpochNumbering.start(at: 1_008_100, segmentDuration: 2, after: first).sequence == 506)
         // Long after, the epoch is past it anyway.
         #expect(EpochNumbering.start(at: 2_000_000, segmentDuration: 2, after: first).sequence == 1001)
         // An earlier start with other segments numbered elsewhere (wall time over 1 s, not 2 s).
@@ -69,6 +76,12 @@ import Testing
         #expect(EpochNumbering.Start(text: "1 2 0") == nil)
         #expect(EpochNumbering.Start(text: "-1 2 3") == nil)
         #expect(EpochNumbering.Start(text: "one 2 3") == nil)
+        let stopped = EpochNumbering.Start(
+            sequence: 7, wallMilliseconds: 14000, segmentMilliseconds: 2000, lastSequence: 9)
+        #expect(stopped.text == "7 14000 2000 9\n")
+        #expect(EpochNumbering.Start(text: stopped.text) == stopped)
+        #expect(EpochNumbering.Start(text: "7 14000 2000 5") == nil)
+        #expect(EpochNumbering.Start(text: "7 14000 2000 9 1") == nil)
     }
 
     @Test func aTimelineNumberedOnTheEpochNamesItsInitSegmentAfterItsFirstSegment() {

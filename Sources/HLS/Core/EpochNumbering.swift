@@ -7,7 +7,8 @@
 /// slot). Every server fed by one publisher therefore serves the same names, and a publisher
 /// restarted without its folder gives numbers past every number of its earlier run, unless it
 /// starts within the slot in which that run's last segment began: what it remembers of its last
-/// start (``Start``, kept by the caller) closes that case on the same machine.
+/// run (``Start``, kept by the caller: its start, and its last number once it stopped cleanly)
+/// closes that case on the same machine.
 ///
 /// Pure.
 public enum EpochNumbering {
@@ -17,26 +18,37 @@ public enum EpochNumbering {
         public var sequence: Int
         public var wallMilliseconds: Int64
         public var segmentMilliseconds: Int64
+        /// The run's last number, once it has stopped cleanly; nil while it runs (or if it was killed).
+        public var lastSequence: Int?
 
-        public init(sequence: Int, wallMilliseconds: Int64, segmentMilliseconds: Int64) {
+        public init(sequence: Int, wallMilliseconds: Int64, segmentMilliseconds: Int64, lastSequence: Int? = nil) {
             self.sequence = sequence
             self.wallMilliseconds = wallMilliseconds
             self.segmentMilliseconds = segmentMilliseconds
+            self.lastSequence = lastSequence
         }
 
-        /// `<sequence> <wall ms> <segment ms>`: what the caller keeps between runs.
-        public var text: String { "\(sequence) \(wallMilliseconds) \(segmentMilliseconds)\n" }
+        /// `<sequence> <wall ms> <segment ms>[ <last>]`: what the caller keeps between runs.
+        public var text: String {
+            "\(sequence) \(wallMilliseconds) \(segmentMilliseconds)\(lastSequence.map { " \($0)" } ?? "")\n"
+        }
 
         public init?(text: String) {
-            let fields = text.split(whereSeparator: \.isWhitespace).compactMap { Int64($0) }
-            guard fields.count == 3, fields[0] >= 0, fields[2] > 0 else { return nil }
-            self.init(sequence: Int(fields[0]), wallMilliseconds: fields[1], segmentMilliseconds: fields[2])
+            let words = text.split(whereSeparator: \.isWhitespace)
+            let fields = words.compactMap { Int64($0) }
+            guard (3...4).contains(words.count), fields.count == words.count, fields[0] >= 0, fields[2] > 0,
+                fields.count == 3 || fields[3] >= fields[0] - 1
+            else { return nil }
+            self.init(
+                sequence: Int(fields[0]), wallMilliseconds: fields[1], segmentMilliseconds: fields[2],
+                lastSequence: fields.count == 4 ? Int(fields[3]) : nil)
         }
 
-        /// The highest number a run that started so can have given by `wallMilliseconds`: one per
-        /// segment begun, each at least a segment long but the last.
+        /// The highest number the run can have given by `wallMilliseconds`: its last, once it has
+        /// stopped cleanly; else one per segment begun since its start, each at least a segment long
+        /// but the last.
         public func highestSequence(by wallMilliseconds: Int64) -> Int {
-            sequence + Int(max(0, wallMilliseconds - self.wallMilliseconds) / segmentMilliseconds)
+            lastSequence ?? sequence + Int(max(0, wallMilliseconds - self.wallMilliseconds) / segmentMilliseconds)
         }
     }
 

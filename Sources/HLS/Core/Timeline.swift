@@ -340,4 +340,12 @@ public struct Publication: Sendable {
 
     public var channel: String { timeline.channel }
     public var rendition: String { timeline.rendition.id }
+
+    /// One change made of several: `later`'s timeline, after this one's events and its own. A
+    /// segment's last part and the segment's listing are published together, so no playlist shows
+    /// the one without the other, and the same blocking reload gets the same answer from every
+    /// server fed by one publisher.
+    public func followed(by later: Publication) -> Publication {
+        Publication(events: events + later.events, timeline: later.timeline, ladder: later.ladder)
+    }
 }

@@ -276,14 +276,21 @@ public struct IngestAssembler: Sendable {
             if segment.gap {
                 publications.append(timeline.closeGap(duration: segment.duration, programDateTime: programDateTime))
             } else if timeline.isLowLatency, !segment.parts.isEmpty || cursor.partsTaken > 0 {
+                // The parts that complete the segment and its listing: one change, as the publisher
+                // made it (whatever the pushes' timing, every origin answers alike).
+                var closing: Publication?
                 for part in segment.parts.dropFirst(cursor.partsTaken) {
-                    guard let bytes = files[part.uri] else { break segments }
-                    publications +=
-                        timeline.appendPart(bytes, duration: part.duration, independent: part.independent)
-                        .map { [$0] } ?? []
+                    guard let bytes = files[part.uri] else {
+                        publications += closing.map { [$0] } ?? []
+                        break segments
+                    }
+                    if let added = timeline.appendPart(bytes, duration: part.duration, independent: part.independent) {
+                        closing = closing.map { $0.followed(by: added) } ?? added
+                    }
                     cursor.partsTaken += 1
                 }
-                publications.append(timeline.closeSegment(programDateTime: programDateTime, duration: segment.duration))
+                let listed = timeline.closeSegment(programDateTime: programDateTime, duration: segment.duration)
+                publications.append(closing.map { $0.followed(by: listed) } ?? listed)
             } else {
                 guard let bytes = files[segment.uri] else { break segments }
                 publications.append(

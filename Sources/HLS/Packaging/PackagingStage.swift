@@ -72,11 +72,12 @@ public final class PackagingStage {
                         try packager.cutFragment(segmentStartsNext: false), duration: duration,
                         independent: independent))
             case .segmentEnded(let segment):
-                publish(
-                    timeline.appendPart(
-                        try last ? packager.finish() : packager.cutFragment(segmentStartsNext: true),
-                        duration: segment.lastFragmentDuration, independent: segment.lastFragmentIndependent))
-                publish(timeline.closeSegment(programDateTime: clock.wallMilliseconds(at: segment.start)))
+                // The last part and the segment's listing: one change.
+                let part = timeline.appendPart(
+                    try last ? packager.finish() : packager.cutFragment(segmentStartsNext: true),
+                    duration: segment.lastFragmentDuration, independent: segment.lastFragmentIndependent)
+                let listed = timeline.closeSegment(programDateTime: clock.wallMilliseconds(at: segment.start))
+                publish(part.map { $0.followed(by: listed) } ?? listed)
             }
         }
     }

@@ -1,0 +1,324 @@
+"""Twin origins: two `onair serve` fed by one publisher serve the same stream line for line, an origin
+killed and restarted empty serves what its twin serves again by itself, and the edges shipped in
+deploy/ (nginx, Varnish) carry their viewers across an origin's death without a gap or a repeat."""
+
+import http.client
+import re
+import signal
+import threading
+import time
+
+import pytest
+
+from edges import TOKEN, NginxEdge, Origin, VarnishEdge, Viewers
+from harness import Publisher, fetch, wait_until
+from hls_rules import MediaPlaylist, check_low_latency, next_part, parse_parts
+
+# 2 s segments of ten 0.2 s parts, six listed: two target durations are 4 s.
+LIVE = ("--low-latency", "--part-duration", "0.2", "--size", "640x360", "--no-serve")
+TARGET = 2
+
+
+def playlist_url(origin, msn=None, part=None):
+    query = "" if msn is None else f"?_HLS_msn={msn}&_HLS_part={part}"
+    return f"{origin.base}/live/demo/media.m3u8{query}"
+
+
+def at_once(origins, msn, part):
+    """The same blocking reload asked of every origin at the same moment: their answers' texts (None
+    for one that does not answer 200)."""
+    answers = [None] * len(origins)
+
+    def ask(index):
+        response = fetch(playlist_url(origins[index], msn, part))
+        answers[index] = response.text if response is not None and response.status == 200 else None
+    threads = [threading.Thread(target=ask, args=(index,)) for index in range(len(origins))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=20)
+    return answers
+
+
+def segment_number(uri):
+    return int(re.match(r"seg(\d+)\.", uri).group(1))
+
+
+def trimmed_to(text, first):
+    """`text` as it would be with its window starting at segment `first`: the segments before it
+    and their tags left out, MEDIA-SEQUENCE moved on. What a twin whose window is still filling
+    (restarted, or joined late) must serve, line for line."""
+    lines = text.splitlines()
+    sequence = MediaPlaylist(text).sequence
+    header_end = next(i for i, line in enumerate(lines) if line == "#EXT-X-DISCONTINUITY"
+                      or line.startswith(("#EXT-X-PROGRAM-DATE-TIME", "#EXT-X-PART:", "#EXTINF", "#EXT-X-GAP")))
+    kept, block, number = lines[:header_end], [], sequence
+    for line in lines[header_end:]:
+        block.append(line)
+        if line and not line.startswith("#"):
+            if number >= first:
+                kept += block
+            block, number = [], number + 1
+    kept += block
+    return "\n".join(line if not line.startswith("#EXT-X-MEDIA-SEQUENCE:") else f"#EXT-X-MEDIA-SEQUENCE:{first}"
+                     for line in kept) + "\n"
+
+
+def serving(origin, count=2):
+    response = fetch(playlist_url(origin))
+    return response is not None and response.status == 200 and response.text.count("#EXTINF") >= count
+
+
+@pytest.fixture(scope="module")
+def twins():
+    """Two origins and one Low-Latency publisher pushing to both. A test that kills the primary
+    starts it again (empty) and waits for it to serve, so the next finds both up."""
+    primary, twin = Origin(), Origin()
+    publisher = Publisher(*LIVE, "--push", primary.ingest(), "--push", twin.ingest(),
+                          "--push-header", f"Authorization: Bearer {TOKEN}")
+    for origin in (primary, twin):
+        wait_until(lambda: serving(origin), 30, what="two segments at each origin")
+    yield primary, twin, publisher
+    publisher.kill()
+    primary.stop()
+    twin.stop()
+
+
+def kill(origin):
+    origin.process.send_signal(signal.SIGKILL)
+    origin.process.wait()
+
+
+def back(origin):
+    """Starts a killed origin again, empty, and waits for it to serve the channel."""
+    if origin.process.poll() is not None:
+        origin.start()
+    wait_until(lambda: serving(origin, 1), 20, what="the origin serving again")
+
+
+def test_twins_fed_by_one_publisher_serve_the_same_text_for_every_blocking_reload(twins):
+    primary, twin, _ = twins
+    text = fetch(playlist_url(primary)).text
+    compared = 0
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        msn, part = next_part(text)
+        first, second = at_once([primary, twin], msn, part)
+        assert first is not None and first == second, (msn, part, first, second)
+        check_low_latency(first)
+        compared += 1
+        text = first
+    # Every part in turn for 5 s: about five a second, across segment boundaries.
+    assert compared >= 15, compared
+    listed = MediaPlaylist(text)
+    assert listed.sequence > 1_000_000_000 / TARGET, "numbered on the epoch, not from 0"
+
+
+def test_an_origin_killed_and_restarted_empty_serves_what_its_twin_serves_within_two_target_durations(twins):
+    primary, twin, publisher = twins
+    failures = publisher.output().count(f"[push_failed] pushing to {primary.ingest()} failed")
+    recoveries = publisher.output().count(f"[push_recovered] {primary.ingest()} is up to date again")
+    kill(primary)
+    primary.start()
+    restarted = time.monotonic()
+
+    def level():
+        msn, part = next_part(fetch(playlist_url(twin)).text)
+        mine, theirs = at_once([primary, twin], msn, part)
+        if mine is None or theirs is None:
+            return None
+        first = MediaPlaylist(mine).segments
+        return first and mine == trimmed_to(theirs, segment_number(first[0]["uri"])) and mine
+    # It asks nothing of its twin: the publisher's next push is refused (424), and what it sends
+    # again brings the origin level, under the same names.
+    text = wait_until(level, 2 * TARGET, interval=0.01, what="the restarted origin to serve what its twin serves")
+    print(f"level {time.monotonic() - restarted:.2f} s after the restart: {MediaPlaylist(text).sequence}")
+    # The publisher said which destination was down, and that it is up to date again; the twin
+    # never missed a push.
+    assert publisher.output().count(f"[push_failed] pushing to {primary.ingest()} failed") == failures + 1
+    wait_until(lambda: publisher.output().count(f"[push_recovered] {primary.ingest()} is up to date again")
+               == recoveries + 1, 10, what="the primary up to date again")
+    assert f"pushing to {twin.ingest()} failed" not in publisher.output()
+    # Once its window has filled, the whole text is the same.
+    def whole():
+        msn, part = next_part(fetch(playlist_url(twin)).text)
+        mine, theirs = at_once([primary, twin], msn, part)
+        return mine is not None and mine == theirs
+    wait_until(whole, 6 * TARGET + 10, interval=0.1, what="the same whole playlist once the window filled")
+
+
+class Follower:
+    """One Low-Latency player on an edge, on a thread of its own: asks for each part in turn (the
+    blocking reload that lists it, then the part), and records when each was answered."""
+
+    def __init__(self, port):
+        self.port = port
+        self.parts = []  # (monotonic time it came, part URI, its bytes)
+        self.errors = []
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self.follow, daemon=True)
+        self.thread.start()
+
+    def follow(self):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=20)
+        try:
+            connection.request("GET", "/live/demo/media.m3u8")
+            response = connection.getresponse()
+            text = response.read().decode()
+            while not self.stopping.is_set():
+                msn, part = next_part(text)
+                connection.request("GET", f"/live/demo/media.m3u8?_HLS_msn={msn}&_HLS_part={part}")
+                response = connection.getresponse()
+                body = response.read()
+                if response.status != 200:
+                    self.errors.append((msn, part, response.status))
+                    return
+                text = body.decode()
+                named = [attributes["URI"].strip('"') for sequence, index, attributes in parse_parts(text)[0]
+                         if (sequence, index) == (msn, part)]
+                if not named:
+                    continue  # the segment closed with fewer parts: its successor is next
+                connection.request("GET", f"/live/demo/{named[0]}")
+                response = connection.getresponse()
+                media = response.read()
+                if response.status != 200:
+                    self.errors.append((named[0], response.status))
+                    return
+                self.parts.append((time.monotonic(), named[0], media))
+        except (OSError, http.client.HTTPException) as error:
+            self.errors.append(("connection", repr(error)))
+        finally:
+            connection.close()
+
+    def stop(self):
+        self.stopping.set()
+        self.thread.join(timeout=20)
+
+
+def part_key(uri):
+    sequence, index = re.match(r"part(\d+)\.(\d+)\.", uri).groups()
+    return int(sequence), int(index)
+
+
+@pytest.mark.parametrize("kind", ["nginx", "varnish"])
+def test_an_edge_carries_its_viewers_across_the_death_of_its_origin(twins, kind, tmp_path):
+    primary, twin, _ = twins
+    edge = (NginxEdge if kind == "nginx" else VarnishEdge)(tmp_path / kind, primary.port, twin.port)
+    follower = Follower(edge.port)
+    try:
+        wait_until(lambda: len(follower.parts) >= 10 or follower.errors, 20, what="ten parts through the edge")
+        killed = time.monotonic()
+        kill(primary)
+        wait_until(lambda: len([p for p in follower.parts if p[0] > killed]) >= 15 or follower.errors, 20,
+                   what="fifteen parts after the primary died")
+    finally:
+        follower.stop()
+        edge.stop()
+        back(primary)
+    assert follower.errors == []
+    # Every part in turn, none twice, none skipped: the same names on both origins.
+    keys = [part_key(uri) for _, uri, _ in follower.parts]
+    for (sequence, index), (next_sequence, next_index) in zip(keys, keys[1:]):
+        assert (next_sequence, next_index) in ((sequence, index + 1), (sequence + 1, 0)), keys
+    # Parts come every 0.2 s; the longest wait across the death is within the player's hold-back
+    # (three parts), so playback does not stall (a loaded machine's scheduling aside).
+    times = [seen for seen, _, _ in follower.parts]
+    gaps = [later - earlier for earlier, later in zip(times, times[1:])]
+    across = max(later - earlier for earlier, later in zip(times, times[1:]) if later > killed)
+    print(f"{kind}: longest wait {max(gaps):.3f} s, across the death {across:.3f} s")
+    assert across < 0.6, gaps
+
+
+@pytest.mark.parametrize("kind", ["nginx", "varnish"])
+def test_a_hundred_viewers_on_an_edge_cost_one_request_per_object_over_both_origins(twins, kind, tmp_path):
+    primary, twin, _ = twins
+    edge = (NginxEdge if kind == "nginx" else VarnishEdge)(tmp_path / kind, primary.port, twin.port)
+    try:
+        before = primary.requests() + twin.requests()
+        viewers = Viewers(edge.port, 100)
+        # Every viewer follows the parts for about a segment: 100 viewers x 2 requests x 10 parts.
+        wait_until(lambda: viewers.requests >= 100 * 2 * 10 or viewers.errors, 40, interval=0.2,
+                   what="the viewers' load")
+        viewers.stop()
+        requests = primary.requests() + twin.requests() - before
+    finally:
+        edge.stop()
+    assert viewers.errors == []
+    print(f"{kind}: {viewers.requests} viewer requests for {len(viewers.uris)} objects, {requests:.0f} at the origins")
+    assert requests <= 1.1 * len(viewers.uris), (requests, len(viewers.uris), viewers.requests)
+
+
+@pytest.mark.parametrize("engine", ["native", "mse"])
+def test_the_watch_page_plays_on_through_an_edge_when_the_primary_dies(twins, page, engine, tmp_path):
+    from browser import player_status
+
+    primary, twin, _ = twins
+    edge = NginxEdge(tmp_path / "nginx", primary.port, twin.port)
+    try:
+        page.get(f"{edge.base}/watch/demo?engine={engine}")
+        wait_until(lambda: (player_status(page)["time"] or 0) > 4, 30, interval=0.1, what="playback through the edge")
+        generation = page.execute_script("return window.onair.generation")
+        page.execute_script(
+            "const s = document.createElement('script'); s.src = '/web/timecode.js'; document.head.append(s)")
+        wait_until(lambda: page.execute_script("return typeof OnairTimeCode !== 'undefined'"), 5, what="timecode.js")
+        samples = []  # (wall time of the sample, the time code on screen in seconds)
+
+        def sample_for(seconds):
+            end = time.monotonic() + seconds
+            while time.monotonic() < end:
+                wall = page.execute_script("return OnairTimeCode.read(window.onair.video)")
+                if wall is not None:
+                    samples.append((time.monotonic(), wall / 1000))
+                time.sleep(0.1)
+        sample_for(2)
+        killed = time.monotonic()
+        kill(primary)
+        sample_for(8)
+        status = player_status(page)
+        assert status["problem"] is None and not status["paused"], status
+        assert page.execute_script("return window.onair.generation") == generation, "played through, not restarted"
+        page.get("about:blank")
+    finally:
+        edge.stop()
+        back(primary)
+    # From just before the death (a player may leap once to the live edge as it starts): the time
+    # code never goes back, and never leaps, each sample 0.1 s after the one before.
+    shown = [code for seen, code in samples if seen > killed - 0.5]
+    steps = [later - earlier for earlier, later in zip(shown, shown[1:])]
+    assert min(steps) >= 0, steps
+    assert max(steps) < 1.0, steps
+    # It plays on after the death: about the 8 s sampled, with at most one short stall.
+    after = [(seen, code) for seen, code in samples if seen > killed]
+    assert after[-1][1] - after[0][1] > 6, after
+    stalls, still_since = [], None
+    for (seen, code), (_, before) in zip(samples[1:], samples):
+        if code == before:
+            still_since = still_since or seen
+        elif still_since:
+            stalls.append(seen - still_since)
+            still_since = None
+    print(f"{engine}: stalls {[round(s, 2) for s in stalls]}, steps up to {max(steps):.2f} s")
+    assert len([s for s in stalls if s > 0.5]) <= 1 and max(stalls, default=0) < 2, stalls
+
+
+def test_a_publishers_own_server_and_an_origin_serve_the_same_text():
+    # A viewer may move between the publisher's built-in server and an origin it pushes to.
+    origin = Origin()
+    publisher = Publisher(*[a for a in LIVE if a != "--no-serve"], "--push", origin.ingest(),
+                          "--push-header", f"Authorization: Bearer {TOKEN}")
+    try:
+        wait_until(lambda: serving(origin), 30, what="two segments at the origin")
+
+        class Own:
+            base = publisher.base
+        text = fetch(playlist_url(origin)).text
+        for _ in range(10):
+            msn, part = next_part(text)
+            own, theirs = at_once([Own, origin], msn, part)
+            first = MediaPlaylist(theirs).segments[0]["uri"]
+            # The origin joined at the publisher's start, so only a window still filling differs.
+            assert own is not None and theirs == trimmed_to(own, max(segment_number(first), MediaPlaylist(own).sequence))
+            text = theirs
+    finally:
+        publisher.kill()
+        origin.stop()
