@@ -7,6 +7,8 @@ from pathlib import Path
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
+from harness import wait_until
+
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 
 
@@ -33,6 +35,26 @@ def player_status(driver):
         return {engine: p.engine, state: p.state, time: v.currentTime, width: v.videoWidth,
                 height: v.videoHeight, paused: v.paused, ended: v.ended, latency: p.latency(),
                 problem: p.problem};""")
+
+
+def time_code_reader(driver):
+    """Loads the time code reader (/web/timecode.js) into the page; returns a function giving the
+    wall time drawn into the picture on screen, in seconds (None while none can be read)."""
+    driver.execute_script(
+        "const s = document.createElement('script'); s.src = '/web/timecode.js'; document.head.append(s)")
+    wait_until(lambda: driver.execute_script("return typeof OnairTimeCode !== 'undefined'"), 5, what="timecode.js")
+
+    def shown():
+        wall = driver.execute_script("return OnairTimeCode.read(window.onair.video)")
+        return wall / 1000 if wall is not None else None
+    return shown
+
+
+def assert_played_through(driver, generation):
+    """The player plays, with no problem shown, and never started over (its generation is the same)."""
+    status = player_status(driver)
+    assert status["problem"] is None and not status["paused"], status
+    assert driver.execute_script("return window.onair.generation") == generation, "played through, not restarted"
 
 
 def save_screenshot(driver, name):

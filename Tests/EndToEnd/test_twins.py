@@ -27,12 +27,17 @@ def playlist_url(origin, msn=None, part=None):
 def at_once(origins, msn, part):
     """The same blocking reload asked of every origin at the same moment: their answers' texts (None
     for one that does not answer 200)."""
-    answers = [None] * len(origins)
+    return all_at_once([playlist_url(origin, msn, part) for origin in origins])
+
+
+def all_at_once(urls):
+    """The answers' texts to requests sent together (None for one that is not 200)."""
+    answers = [None] * len(urls)
 
     def ask(index):
-        response = fetch(playlist_url(origins[index], msn, part))
+        response = fetch(urls[index])
         answers[index] = response.text if response is not None and response.status == 200 else None
-    threads = [threading.Thread(target=ask, args=(index,)) for index in range(len(origins))]
+    threads = [threading.Thread(target=ask, args=(index,)) for index in range(len(urls))]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -250,7 +255,7 @@ def test_a_hundred_viewers_on_an_edge_cost_one_request_per_object_over_both_orig
 
 @pytest.mark.parametrize("engine", ["native", "mse"])
 def test_the_watch_page_plays_on_through_an_edge_when_the_primary_dies(twins, page, engine, tmp_path):
-    from browser import player_status
+    from browser import assert_played_through, player_status, time_code_reader
 
     primary, twin, _ = twins
     edge = NginxEdge(tmp_path / "nginx", primary.port, twin.port)
@@ -258,33 +263,29 @@ def test_the_watch_page_plays_on_through_an_edge_when_the_primary_dies(twins, pa
         page.get(f"{edge.base}/watch/demo?engine={engine}")
         wait_until(lambda: (player_status(page)["time"] or 0) > 4, 30, interval=0.1, what="playback through the edge")
         generation = page.execute_script("return window.onair.generation")
-        page.execute_script(
-            "const s = document.createElement('script'); s.src = '/web/timecode.js'; document.head.append(s)")
-        wait_until(lambda: page.execute_script("return typeof OnairTimeCode !== 'undefined'"), 5, what="timecode.js")
-        samples = []  # (wall time of the sample, the time code on screen in seconds)
+        shown = time_code_reader(page)
+        samples = []  # (when it was sampled, the time code on screen in seconds)
 
         def sample_for(seconds):
             end = time.monotonic() + seconds
             while time.monotonic() < end:
-                wall = page.execute_script("return OnairTimeCode.read(window.onair.video)")
-                if wall is not None:
-                    samples.append((time.monotonic(), wall / 1000))
+                code = shown()
+                if code is not None:
+                    samples.append((time.monotonic(), code))
                 time.sleep(0.1)
         sample_for(2)
         killed = time.monotonic()
         kill(primary)
         sample_for(8)
-        status = player_status(page)
-        assert status["problem"] is None and not status["paused"], status
-        assert page.execute_script("return window.onair.generation") == generation, "played through, not restarted"
+        assert_played_through(page, generation)
         page.get("about:blank")
     finally:
         edge.stop()
         back(primary)
     # From just before the death (a player may leap once to the live edge as it starts): the time
     # code never goes back, and never leaps, each sample 0.1 s after the one before.
-    shown = [code for seen, code in samples if seen > killed - 0.5]
-    steps = [later - earlier for earlier, later in zip(shown, shown[1:])]
+    codes = [code for seen, code in samples if seen > killed - 0.5]
+    steps = [later - earlier for earlier, later in zip(codes, codes[1:])]
     assert min(steps) >= 0, steps
     assert max(steps) < 1.0, steps
     # It plays on after the death: about the 8 s sampled, with at most one short stall.
@@ -322,3 +323,41 @@ def test_a_publishers_own_server_and_an_origin_serve_the_same_text():
     finally:
         publisher.kill()
         origin.stop()
+
+
+def test_twins_serve_a_ladder_alike_rung_by_rung():
+    primary, twin = Origin(), Origin()
+    publisher = Publisher("--renditions", "360p,180p", "--low-latency", "--part-duration", "0.2", "--no-serve",
+                          "--push", primary.ingest("ladder"), "--push", twin.ingest("ladder"),
+                          "--push-header", f"Authorization: Bearer {TOKEN}", channel="ladder")
+    try:
+        for origin in (primary, twin):
+            wait_until(lambda: (r := fetch(f"{origin.base}/live/ladder/180p/media.m3u8")) is not None
+                       and r.status == 200 and r.text.count("#EXTINF") >= 2, 40, what="two segments of each rung")
+        assert fetch(f"{primary.base}/live/ladder/index.m3u8").text == fetch(f"{twin.base}/live/ladder/index.m3u8").text
+        rungs = ("360p", "180p", "audio")
+        texts = {rung: fetch(f"{primary.base}/live/ladder/{rung}/media.m3u8").text for rung in rungs}
+        for _ in range(10):
+            # Each rung's next part (the sound's parts are its own), asked of both origins together.
+            urls = []
+            for rung in rungs:
+                msn, part = next_part(texts[rung])
+                urls += [f"{o.base}/live/ladder/{rung}/media.m3u8?_HLS_msn={msn}&_HLS_part={part}"
+                         for o in (primary, twin)]
+            answers = all_at_once(urls)
+            for index, rung in enumerate(rungs):
+                first, second = answers[2 * index], answers[2 * index + 1]
+                # Each rung's own lines are the same on both; its reports of the other rungs may
+                # be a part apart, as each origin heard the rungs' pushes.
+                own = [line for line in first.splitlines() if not line.startswith("#EXT-X-RENDITION-REPORT")]
+                theirs = [line for line in second.splitlines() if not line.startswith("#EXT-X-RENDITION-REPORT")]
+                assert own == theirs, (rung, first, second)
+                texts[rung] = first
+        # Every rung numbered from the same start: the same numbers in each.
+        numbers = {rung: MediaPlaylist(fetch(f"{twin.base}/live/ladder/{rung}/media.m3u8").text).sequence
+                   for rung in ("360p", "180p", "audio")}
+        assert len(set(numbers.values())) == 1, numbers
+    finally:
+        publisher.kill()
+        primary.stop()
+        twin.stop()

@@ -7,8 +7,9 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from browser import OtherOrigin, console_errors, player_status, save_screenshot
-from harness import Publisher, fetch, make_certificate, wait_until
+from browser import (OtherOrigin, assert_played_through, console_errors, player_status, save_screenshot,
+                     time_code_reader)
+from harness import Publisher, fetch, make_certificate, segment_files, wait_until
 from hls_rules import MediaPlaylist
 
 ENGINES = ["native", "mse"]
@@ -320,23 +321,14 @@ def test_a_restarted_channel_plays_on_across_the_discontinuity(page, engine, tmp
         page.get(f"{second.base}/watch/demo?engine={engine}")
         wait_for_playback(page, seconds=1, within=3)
         generation = page.execute_script("return window.onair.generation")
-        page.execute_script(
-            "const s = document.createElement('script'); s.src = '/web/timecode.js'; document.head.append(s)")
-        wait_until(lambda: page.execute_script("return typeof OnairTimeCode !== 'undefined'"), 5, what="timecode.js")
-
-        def shown():
-            """The wall time drawn into the picture on screen, in seconds."""
-            wall = page.execute_script("return OnairTimeCode.read(window.onair.video)")
-            return wall / 1000 if wall is not None else None
+        shown = time_code_reader(page)
         assert shown() < restarted_at, "it starts in the first run"
         # Some 3 s of the first run to play, then 2 s of the second, without a stall.
         wait_until(lambda: (shown() or 0) > restarted_at + 2, 10, interval=0.2,
                    what="the second run's pictures on screen")
         later = shown() + 2
         wait_until(lambda: (shown() or 0) > later, 5, interval=0.2, what="the second run to play on")
-        status = player_status(page)
-        assert status["problem"] is None and not status["paused"], status
-        assert page.execute_script("return window.onair.generation") == generation, "played through, not restarted"
+        assert_played_through(page, generation)
         page.get("about:blank")
     finally:
         second.kill()
