@@ -283,9 +283,10 @@ public final class Broadcast: Sendable {
             clock: clock,
             stats: stats, logger: logger, report: hub.reporter
         ) {
-            // Its last number, for the next start's.
+            // Its last number, for the next start's (a run that went on from its folder's numbers
+            // stayed below its start on the epoch).
             var stopped = numbering
-            stopped.lastSequence = store.timeline.lastSequence
+            stopped.lastSequence = max(store.timeline.lastSequence, numbering.sequence - 1)
             Self.keep(stopped, config: config, logger: logger)
             // Said while the server still answers, so the events stream carries it.
             let counts = control.statistics()
@@ -399,8 +400,10 @@ public final class Broadcast: Sendable {
         guard let record = config.numberingRecord else { return }
         let file = URL(fileURLWithPath: record)
         do {
+            // onair's state folder is private, as for the control token (0700).
             try FileManager.default.createDirectory(
-                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
             try Data(start.text.utf8).write(to: file, options: .atomic)
         } catch {
             logger.warning(
