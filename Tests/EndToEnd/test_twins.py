@@ -334,7 +334,11 @@ def test_twins_serve_a_ladder_alike_rung_by_rung():
         for origin in (primary, twin):
             wait_until(lambda: (r := fetch(f"{origin.base}/live/ladder/180p/media.m3u8")) is not None
                        and r.status == 200 and r.text.count("#EXTINF") >= 2, 40, what="two segments of each rung")
-        assert fetch(f"{primary.base}/live/ladder/index.m3u8").text == fetch(f"{twin.base}/live/ladder/index.m3u8").text
+        # The same variants on both (their measured rates follow the publisher's newest push to each).
+        def variants(origin):
+            text = fetch(f"{origin.base}/live/ladder/index.m3u8").text
+            return [re.sub(r"BANDWIDTH=\d+", "", line) for line in text.splitlines()]
+        assert variants(primary) == variants(twin)
         rungs = ("360p", "180p", "audio")
         texts = {rung: fetch(f"{primary.base}/live/ladder/{rung}/media.m3u8").text for rung in rungs}
         for _ in range(10):
