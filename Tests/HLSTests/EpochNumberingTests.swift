@@ -82,6 +82,9 @@ import Testing
         #expect(EpochNumbering.Start(text: stopped.text) == stopped)
         #expect(EpochNumbering.Start(text: "7 14000 2000 5") == nil)
         #expect(EpochNumbering.Start(text: "7 14000 2000 9 1") == nil)
+        #expect(EpochNumbering.Start(text: "9223372036854775807 14000 2000") == nil)
+        #expect(EpochNumbering.Start(text: "7 -9223372036854775808 2000") == nil)
+        #expect(EpochNumbering.Start(text: "7 14000 2000 9223372036854775807") == nil)
     }
 
     @Test func aTimelineNumberedOnTheEpochNamesItsInitSegmentAfterItsFirstSegment() {

@@ -36,7 +36,10 @@ public enum EpochNumbering {
         public init?(text: String) {
             let words = text.split(whereSeparator: \.isWhitespace)
             let fields = words.compactMap { Int64($0) }
-            guard (3...4).contains(words.count), fields.count == words.count, fields[0] >= 0, fields[2] > 0,
+            // Every field far below Int64.max (a file edited by hand cannot make the arithmetic trap).
+            let bound: Int64 = 1 << 50
+            guard (3...4).contains(words.count), fields.count == words.count,
+                fields.allSatisfy({ (0..<bound).contains($0) }), fields[2] > 0,
                 fields.count == 3 || fields[3] >= fields[0] - 1
             else { return nil }
             self.init(
