@@ -15,6 +15,7 @@ packages=(
     xvfb x11-utils x11-xserver-utils xdotool python3-tk        # a real X server and windows for them
     pulseaudio pulseaudio-utils                                # a real sound server and tone players for them
     chromium chromium-driver python3-selenium                  # a real browser for the web pages
+    nodejs                                                     # the web player's unit tests (node --test)
     openssl curl                                               # a test certificate, and an HTTP/2 client
     procps time bc fonts-dejavu-core                           # benchmarks: CPU, peak memory, the peer's font
     libx264-dev                                                # the x264 hint benchmark's encoder, called directly

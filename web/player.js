@@ -181,6 +181,7 @@
                 bandwidth,
                 average: parseInt(attribute(lines[i], "AVERAGE-BANDWIDTH"), 10) || bandwidth,
                 name: height ? Math.min(resolution[0], height) + "p" : "variant " + (variants.length + 1),
+                pathway: attribute(lines[i], "PATHWAY-ID"),
             });
         }
         return variants.sort((a, b) => a.bandwidth - b.bandwidth);
@@ -190,15 +191,58 @@
      * The sound of a multivariant playlist when it has a playlist of its own (an `EXT-X-MEDIA`
      * audio rendition with a URI, named by the variants' `AUDIO`): its address, or null.
      */
-    function parseSound(text, base) {
+    function parseSound(text, base, pathway) {
         const lines = text.split(/\r?\n/);
-        const groups = new Set(lines.filter((l) => l.startsWith("#EXT-X-STREAM-INF:")).map((l) => attribute(l, "AUDIO")));
+        const variantLines = lines.filter((l) => l.startsWith("#EXT-X-STREAM-INF:") && (!pathway || attribute(l, "PATHWAY-ID") === pathway));
+        const groups = new Set(variantLines.map((l) => attribute(l, "AUDIO")));
         for (const line of lines) {
             if (!line.startsWith("#EXT-X-MEDIA:") || attribute(line, "TYPE") !== "AUDIO") continue;
             const uri = attribute(line, "URI");
             if (uri && groups.has(attribute(line, "GROUP-ID"))) return new URL(uri, base).href;
         }
         return null;
+    }
+
+    /**
+     * Twin origins offered to players (content steering, or redundant variants): the pathways in
+     * the order listed, and where each one's addresses start. Corresponding variants differ only
+     * there (`http://a.example:8080` and `http://b.example:8080` before `/live/demo/media.m3u8`),
+     * so any address of one pathway is the same file's on another with its start exchanged.
+     * Null with one origin.
+     */
+    function parsePathways(variants) {
+        const ids = [];
+        for (const variant of variants) if (variant.pathway && !ids.includes(variant.pathway)) ids.push(variant.pathway);
+        if (ids.length < 2) return null;
+        const firsts = ids.map((id) => variants.find((variant) => variant.pathway === id).uri);
+        let common = 0;
+        const shortest = Math.min(...firsts.map((uri) => uri.length));
+        while (common < shortest && firsts.every((uri) => uri[uri.length - 1 - common] === firsts[0][firsts[0].length - 1 - common])) common++;
+        // The shared end from a path's start, so one address's start is never part of another's.
+        const tail = firsts[0].slice(firsts[0].length - common);
+        const slash = tail.indexOf("/", tail.indexOf("://") >= 0 ? tail.indexOf("://") + 3 : 0);
+        if (slash < 0) return null;
+        const kept = tail.length - slash;
+        return { ids, prefixes: Object.fromEntries(ids.map((id, i) => [id, firsts[i].slice(0, firsts[i].length - kept)])) };
+    }
+
+    /** `uri` as served by pathway `to`, when it is any pathway's address; otherwise unchanged. */
+    function onPathway(uri, pathways, to) {
+        if (!pathways || !to) return uri;
+        const target = pathways.prefixes[to];
+        if (uri.startsWith(target + "/")) return uri;
+        for (const id of pathways.ids) {
+            const prefix = pathways.prefixes[id];
+            if (uri.startsWith(prefix + "/")) return target + uri.slice(prefix.length);
+        }
+        return uri;
+    }
+
+    /** `EXT-X-CONTENT-STEERING`: the steering manifest's address and the pathway to start on, or null. */
+    function parseSteering(text, base) {
+        const line = text.split(/\r?\n/).find((l) => l.startsWith("#EXT-X-CONTENT-STEERING:"));
+        const uri = line && attribute(line, "SERVER-URI");
+        return uri ? { uri: new URL(uri, base).href, pathway: attribute(line, "PATHWAY-ID") } : null;
     }
 
     /** The video codecs of a CODECS list (what a video-only SourceBuffer takes). */
@@ -344,7 +388,15 @@
                 try {
                     const blocking = this.playlist && player.engine === "mse" && this.playlist.canBlockReload && !this.playlist.ended;
                     const address = player.withSession(blocking ? blockingURL(this.uri, this.playlist) : this.uri);
-                    const response = await get(address, 4 * player.targetDuration());
+                    const pathway = player.pathway;
+                    let response;
+                    try {
+                        response = await get(address, 4 * player.targetDuration());
+                    } catch (error) {
+                        player.failOver(pathway);
+                        throw error;
+                    }
+                    if (response.status >= 500) player.failOver(pathway);
                     if (!response.ok) throw new Error("sound playlist: HTTP " + response.status);
                     const playlist = parseMediaPlaylist(await response.text(), response.url);
                     if (generation !== player.generation) return;
@@ -370,7 +422,8 @@
                     wait = blocking ? 0 : Math.min(1, playlist.targetDuration / 2);
                 } catch (error) {
                     player.problem = String(error.message || error);
-                    wait = 1;
+                    // Moved to a twin that is not passed over: asked there at once.
+                    wait = Date.now() - player.movedAt < 100 && !(player.penalties[player.pathway] > Date.now()) ? 0 : 1;
                 }
                 if (wait > 0) await sleep(wait);
             }
@@ -393,7 +446,7 @@
 
         async append(unit, bytes, generation) {
             const init = unit.init || this.playlist.init;
-            if (init && init !== this.appendedInit) {
+            if (init && !this.player.sameFile(init, this.appendedInit)) {
                 const header = await this.player.fetchBytes(init);
                 if (generation !== this.player.generation) return;
                 await idle(this.buffer);
@@ -441,6 +494,12 @@
             this.variant = null;
             /** Every variant, lowest bit rate first; `level` is the one playing, `pinned` the one asked for. */
             this.variants = [];
+            /** Twin origins (see `parsePathways`), the one played, and when one failed: passed over until then. */
+            this.pathways = null;
+            this.pathway = null;
+            this.penalties = {};
+            this.pathwayMoves = 0;
+            this.movedAt = 0;
             this.level = 0;
             this.pinned = null;
             this.rate = new RateChooser();
@@ -604,6 +663,7 @@
             this.running = false;
             clearInterval(this.timer);
             clearInterval(this.windowTimer);
+            clearTimeout(this.steeringTimer);
             this.detach();
         }
 
@@ -657,7 +717,8 @@
                     const outage = (Date.now() - this.failingSince) / 1000;
                     const brief = this.state === "live" && this.variant && outage < Math.max(10, 3 * this.targetDuration());
                     if (this.state !== "ended" && !brief) this.setState("waiting");
-                    wait = 2;
+                    // Moved to a twin that is not passed over: asked there at once.
+                    wait = Date.now() - this.movedAt < 100 && !(this.penalties[this.pathway] > Date.now()) ? 0 : 2;
                 }
                 if (wait > 0) await this.nap(wait);
             }
@@ -682,6 +743,108 @@
             if (this.wakeUp) this.wakeUp();
         }
 
+        /**
+         * The multivariant playlist's variants and sound, on the pathway played (kept across
+         * readings), or the steering manifest's first, or the playlist's.
+         */
+        readPathways(text, base) {
+            const all = parseVariants(text, base);
+            this.pathways = parsePathways(all);
+            if (this.pathways && !this.pathways.ids.includes(this.pathway)) {
+                const steering = parseSteering(text, base);
+                this.pathway = (steering && this.pathways.ids.includes(steering.pathway) && steering.pathway) || this.pathways.ids[0];
+                if (steering && !this.steering) this.steer(steering.uri);
+            }
+            if (!this.pathways) this.pathway = null;
+            this.variantText = { text, base };
+            this.variants = this.pathway ? all.filter((variant) => variant.pathway === this.pathway) : all;
+            this.soundURI = parseSound(text, base, this.pathway);
+        }
+
+        /**
+         * True when two addresses name the same file, on one pathway or two: an init segment is
+         * appended again only when it is another (appending one makes the browser drop media up
+         * to the next keyframe).
+         */
+        sameFile(a, b) {
+            return a === b || (a !== null && b !== null && this.onPathway(a) === this.onPathway(b));
+        }
+
+        /** Any address of the channel's files, on the pathway played. */
+        onPathway(uri) {
+            return onPathway(uri, this.pathways, this.pathway);
+        }
+
+        /**
+         * Plays on from pathway `id`: the same variant there, the same playlist state (its twin
+         * numbers segments and parts alike), so the next reload and the next unit come from it.
+         */
+        usePathway(id) {
+            if (!this.pathways || id === this.pathway || !this.pathways.ids.includes(id)) return;
+            this.pathway = id;
+            this.movedAt = Date.now();
+            this.pathwayMoves += 1;
+            const { text, base } = this.variantText;
+            this.variants = parseVariants(text, base).filter((variant) => variant.pathway === id);
+            this.soundURI = parseSound(text, base, id);
+            if (this.variant) this.variant = this.variants[Math.min(this.level, this.variants.length - 1)];
+            if (this.sound && this.soundURI) this.sound.uri = this.soundURI;
+            // The browser's HLS starts again on the twin, at the next reload.
+            if (this.engine === "native" && this.attached && this.playlistURL === this.liveURL) this.detach();
+        }
+
+        /**
+         * Pathway `from` failed (a request refused, unanswered or 5xx): it is passed over for 30 s,
+         * and the player moves to the first pathway the steering manifest ranks that is not, or
+         * when every one is, to the one passed over longest ago. True when the pathway played now
+         * is one to ask at once: moved to just now, or by another request, and not passed over.
+         */
+        failOver(from) {
+            if (!this.pathways) return false;
+            const now = Date.now();
+            if (from === this.pathway) {
+                this.penalties[from] = now + 30000;
+                const others = this.pathways.ids.filter((id) => id !== from);
+                const next = others.find((id) => !(this.penalties[id] > now)) ||
+                    others.sort((a, b) => (this.penalties[a] || 0) - (this.penalties[b] || 0))[0];
+                this.usePathway(this.rankedPathways().find((id) => id !== from && !(this.penalties[id] > now)) || next);
+            }
+            return !(this.penalties[this.pathway] > now);
+        }
+
+        /** The pathways best first: by the steering manifest's priority, those passed over last. */
+        rankedPathways() {
+            const ids = this.pathways ? this.pathways.ids : [];
+            const priority = (this.priority || []).filter((id) => ids.includes(id)).concat(ids.filter((id) => !(this.priority || []).includes(id)));
+            const now = Date.now();
+            return priority.filter((id) => !(this.penalties[id] > now)).concat(priority.filter((id) => this.penalties[id] > now));
+        }
+
+        /**
+         * Reads the steering manifest (on the pathway played) and again every TTL seconds; moves to
+         * the pathway it ranks first when that one is not passed over.
+         */
+        async steer(uri) {
+            this.steering = uri;
+            let wait = 30;
+            try {
+                const address = new URL(this.onPathway(uri));
+                if (this.pathway) address.searchParams.set("_HLS_pathway", this.pathway);
+                const response = await get(address.href, 10);
+                if (!response.ok) throw new Error("steering manifest: HTTP " + response.status);
+                const manifest = await response.json();
+                if (Array.isArray(manifest["PATHWAY-PRIORITY"])) this.priority = manifest["PATHWAY-PRIORITY"].map(String);
+                if (manifest["RELOAD-URI"]) this.steering = new URL(manifest["RELOAD-URI"], response.url).href;
+                wait = Math.max(1, Number(manifest.TTL) || 300);
+                const best = this.rankedPathways()[0];
+                if (best && !(this.penalties[best] > Date.now())) this.usePathway(best);
+            } catch (error) {
+                // Its server is away: the pathways keep their order, asked again later.
+            }
+            if (!this.running) return;
+            this.steeringTimer = setTimeout(() => this.steer(this.steering), wait * 1000);
+        }
+
         /** True when reloads of this playlist may wait on the server for the next part. */
         blocking() {
             return this.engine === "mse" && this.playlist.canBlockReload && !this.playlist.ended;
@@ -695,11 +858,10 @@
 
         async reload() {
             if (!this.variant) {
-                const response = await get(this.withSession(this.playlistURL), 10);
+                const response = await get(this.withSession(this.onPathway(this.playlistURL)), 10);
                 if (!response.ok) throw new Error("playlist: HTTP " + response.status);
                 const text = await response.text();
-                this.variants = parseVariants(text, response.url);
-                this.soundURI = parseSound(text, response.url);
+                this.readPathways(text, response.url);
                 if (!this.variants.length)
                     this.variants = [{ uri: this.playlistURL, codecs: null, width: 0, height: 0, bandwidth: 0, average: 0, name: "" }];
                 // The best that a 5 Mbit/s link carries, until downloads say what this one does.
@@ -710,11 +872,19 @@
                 this.variant = this.variants[this.level];
             }
             const requested = this.variant;
-            const response = await get(this.reloadURL(), 4 * this.targetDuration());
+            let response;
+            try {
+                response = await get(this.reloadURL(), 4 * this.targetDuration());
+            } catch (error) {
+                // The origin is gone: its twin serves the same playlist, under the same numbers.
+                if (this.variant === requested) this.failOver(this.pathway);
+                throw error;
+            }
             // The player moved to another variant meanwhile: this playlist is not its own any more.
             if (this.variant !== requested) return;
             if (!response.ok) {
-                if (response.status === 404) this.variant = null;
+                if (response.status >= 500 || (response.status === 404 && this.pathways)) this.failOver(this.pathway);
+                else if (response.status === 404) this.variant = null;
                 throw new Error("media playlist: HTTP " + response.status);
             }
             const text = await response.text();
@@ -792,7 +962,13 @@
             this.startedPlaying = false;
             this.positioned = false;
             if (this.engine === "native") {
-                this.video.src = this.withSession(this.playlistURL);
+                // With twins, the browser's HLS gets the media playlist of the pathway played: it
+                // neither follows steering nor moves between redundant variants by itself (Chromium
+                // stays on the one it chose and stalls when that origin dies), so this player moves
+                // it. Twins are other sites: asked with CORS, so the page may still read the picture.
+                const onTwins = this.pathways && this.playlistURL === this.liveURL && this.variant;
+                if (onTwins) this.video.crossOrigin = "anonymous";
+                this.video.src = this.withSession(onTwins ? this.variant.uri : this.onPathway(this.playlistURL));
                 this.play();
                 return;
             }
@@ -940,7 +1116,7 @@
          */
         async prepareFor(unit) {
             const init = unit.init || this.playlist.init;
-            if (init && init !== this.appendedInit) {
+            if (init && !this.sameFile(init, this.appendedInit)) {
                 const bytes = await this.fetchBytes(init);
                 await sourceBufferDone(this.buffer, () => this.buffer.appendBuffer(bytes));
                 this.appendedInit = init;
@@ -988,14 +1164,16 @@
         async fetchBytes(url) {
             for (let attempt = 0; ; attempt++) {
                 let missing = false;
+                const pathway = this.pathway;
                 try {
-                    const response = await get(url, 10);
+                    const response = await get(this.onPathway(url), 10);
                     missing = response.status === 404;
                     if (!response.ok) throw new Error(url.split("/").pop() + ": HTTP " + response.status);
                     return await response.arrayBuffer();
                 } catch (error) {
                     if (missing || attempt === 2) throw error;
-                    await sleep(0.5 * (attempt + 1));
+                    // On a twin at once, when there is one; the same server again a moment later otherwise.
+                    if (!this.failOver(pathway)) await sleep(0.5 * (attempt + 1));
                 }
             }
         }
@@ -1011,8 +1189,9 @@
                 const timer = setTimeout(() => controller.abort(), 10000);
                 const started = performance.now();
                 let missing = false;
+                const pathway = this.pathway;
                 try {
-                    const response = await fetch(unit.uri, { cache: "no-store", signal: controller.signal });
+                    const response = await fetch(this.onPathway(unit.uri), { cache: "no-store", signal: controller.signal });
                     missing = response.status === 404;
                     if (!response.ok) throw new Error(unit.uri.split("/").pop() + ": HTTP " + response.status);
                     const total = parseInt(response.headers.get("content-length"), 10) || 0;
@@ -1041,7 +1220,7 @@
                     return into.buffer.slice(0, received);
                 } catch (error) {
                     if (error.abandoned || missing || attempt === 2) throw error;
-                    await sleep(0.5 * (attempt + 1));
+                    if (!this.failOver(pathway)) await sleep(0.5 * (attempt + 1));
                 } finally {
                     clearTimeout(timer);
                 }
@@ -1207,6 +1386,8 @@
     global.OnairPlayer.parseMediaPlaylist = parseMediaPlaylist;
     global.OnairPlayer.parseVariants = parseVariants;
     global.OnairPlayer.parseSound = parseSound;
+    global.OnairPlayer.parsePathways = parsePathways;
+    global.OnairPlayer.onPathway = onPathway;
     global.OnairPlayer.RateChooser = RateChooser;
 
     // `<video data-onair src="…m3u8">` on any page: played by the browser's HLS where it has one,

@@ -14,9 +14,12 @@ struct EmbeddedFiles: FileProvider {
 
     let files: [String: [UInt8]]
     let loadedAt = Date()
+    /// The twin origins' addresses (`--pathway`): where the pages' player may fetch the stream from besides this server.
+    let streamSources: [String]
 
-    init(files: [String: [UInt8]] = WebAssets.files) {
+    init(files: [String: [UInt8]] = WebAssets.files, streamSources: [String] = []) {
         self.files = files
+        self.streamSources = streamSources
     }
 
     /// The file for a request path like `/player.js`.
@@ -58,13 +61,14 @@ struct EmbeddedFiles: FileProvider {
             throw HTTPError(.notFound, message: "No such channel: names are letters, digits, '-' and '_'.")
         }
         let ancestors = framing == .none ? "'none'" : "*"
+        let stream = (["'self'"] + streamSources).joined(separator: " ")
         return Response(
             status: .ok,
             headers: [
                 .contentType: "text/html; charset=utf-8", .cacheControl: "no-cache",
                 .contentSecurityPolicy:
                     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-                    + "media-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+                    + "media-src \(stream) blob:; connect-src \(stream); object-src 'none'; base-uri 'none'; "
                     + "form-action 'none'; frame-ancestors \(ancestors)",
             ],
             body: .init(byteBuffer: ByteBuffer(bytes: Self.inserting(head, into: files[name] ?? []))))

@@ -42,10 +42,12 @@ public enum HTTPServer {
         }
         LiveRoutes(
             registry: registry, viewers: viewers, access: configuration.viewerAccess,
-            allowOrigin: configuration.allowOrigin
+            allowOrigin: configuration.allowOrigin, pathways: configuration.pathways
         ).register(on: router)
         let web = WebRoutes(
-            registry: registry, viewers: viewers, files: EmbeddedFiles(), access: configuration.viewerAccess,
+            registry: registry, viewers: viewers,
+            files: EmbeddedFiles(streamSources: configuration.pathways.map(\.origin)),
+            access: configuration.viewerAccess,
             scheme: configuration.scheme)
         web.register(on: router)
         ControlRoutes(registry: registry, token: configuration.controlToken, channels: web.channels).register(

@@ -15,6 +15,8 @@ struct LiveRoutes {
     /// Sent on every response, not only to requests with an Origin: a segment cached from a
     /// plain request is then still usable by a page on another site.
     let allowOrigin: String
+    /// Twin origins offered to players (`--pathway`); empty with one origin.
+    let pathways: [Pathway]
     let bodies = BodyCache()
 
     func register(on router: Router<ServerContext>) {
@@ -26,6 +28,42 @@ struct LiveRoutes {
         router.get("/live/:channel/:file/:inner") { request, context in
             try await serve(request: request, context: context)
         }
+        if !pathways.isEmpty {
+            router.get("/steering/:channel") { _, context in
+                try steeringManifest(channel: context.parameters.require("channel"))
+            }
+        }
+    }
+
+    /// Where a channel's steering manifest is, as its multivariant playlist names it.
+    static func steeringPath(channel: String) -> String { "/steering/\(channel)" }
+
+    /// The pathways in the order `--pathway` gave them, the same for every channel (so it tells a
+    /// stranger nothing of which channels exist). Kept by caches for a second, as a playlist is.
+    private func steeringManifest(channel: String) throws -> Response {
+        guard LiveRequest.isChannelName(channel) else { throw HTTPError(.notFound, message: "No such channel.") }
+        let body = SteeringManifest.render(priority: pathways.map(\.id))
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "application/json", .cacheControl: "public, max-age=1",
+                .contentLength: String(body.utf8.count), .accessControlAllowOrigin: allowOrigin,
+            ],
+            body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    /// A channel's multivariant playlist offering every pathway, when there are twins.
+    private func steered(_ file: LiveFile, request: LiveRequest) -> LiveFile {
+        guard !pathways.isEmpty, request.rendition == nil, MediaFileName(request.file) == .multivariantPlaylist,
+            let playlist = MultivariantPlaylist.parse(String(decoding: file.bytes, as: UTF8.self))
+        else { return file }
+        var file = file
+        file.bytes = Array(
+            playlist.steered(
+                over: pathways, channelPath: "/live/\(request.channel)/",
+                steeringURI: Self.steeringPath(channel: request.channel)
+            ).render().utf8)
+        return file
     }
 
     private func serve(request: Request, context: ServerContext) async throws -> Response {
@@ -63,7 +101,7 @@ struct LiveRoutes {
         let channel = entry.channel
         var found = try await Self.file(for: live, in: channel)
         if found == nil, let dvr = entry.dvr { found = try await Self.rewindFile(for: live, in: channel, window: dvr) }
-        guard var file = found else {
+        guard var file = found.map({ steered($0, request: live) }) else {
             throw HTTPError(.notFound, message: "No such channel or file.")
         }
         if !file.immutable, let token = live.token, access != nil {

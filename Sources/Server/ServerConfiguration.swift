@@ -1,4 +1,5 @@
 public import Foundation
+public import HLS
 
 /// Where the built-in HTTP server listens and whom it lets in.
 public struct ServerConfiguration: Sendable, Equatable {
@@ -21,6 +22,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// A `--record` folder whose recordings the server lists and plays (`/api/recordings`,
     /// `/recordings/…`, `/watch/<channel>/<recording>`); public servers only.
     public var recordings: URL?
+    /// Every origin serving these channels (`--pathway`): the multivariant playlists offer each
+    /// one to players, who move to the next when one stops answering. Empty with one origin.
+    public var pathways: [Pathway] = []
 
     public init(
         host: String = "0.0.0.0", port: Int = 8080, allowOrigin: String = "*", tls: TLSFiles? = nil,

@@ -344,10 +344,18 @@ struct ServerOptions: ParsableArguments {
             valueName: "n"))
     var maxConnections = 10_000
 
+    @Option(
+        name: .customLong("pathway"),
+        help: ArgumentHelp(
+            "An origin viewers may play from, for players to move to its twin when one stops answering: give every origin, this one included, to each of them, in the order players should prefer. The multivariant playlist lists each (content steering, redundant variants).",
+            valueName: "name=url"))
+    var pathwayTexts: [String] = []
+
     func validate() throws {
         guard (1...65535).contains(port) else {
             throw ValidationError("--port \(port) is out of range: 1 to 65535")
         }
+        _ = try pathways()
         guard (tlsCert == nil) == (tlsKey == nil) else {
             throw ValidationError("give --tls-cert and --tls-key together")
         }
@@ -375,6 +383,18 @@ struct ServerOptions: ParsableArguments {
             throw ValidationError("\(source) must be at least 16 characters, without spaces")
         }
         return ViewerAccess(secret: secret, lifetime: Int(viewerLinkLifetime.seconds))
+    }
+
+    /// The origins of `--pathway`, checked: none, or two and more on different servers.
+    func pathways() throws -> [Pathway] {
+        guard !pathwayTexts.isEmpty else { return [] }
+        do throws(Pathway.Problem) {
+            let pathways = try pathwayTexts.map { text throws(Pathway.Problem) in try Pathway.parse(text) }
+            try Pathway.check(pathways)
+            return pathways
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 
     var tls: TLSFiles? {

@@ -92,11 +92,28 @@ struct Publish: AsyncParsableCommand {
             throw ValidationError("--duration must be longer than zero and at most 366 days")
         }
         try encoding.validate(segmentDuration: output.segmentDuration, partDuration: output.lowLatencyPart)
+        try checkNotPushingToItself()
         let target = output.segmentDuration.rounded(.up)
         guard Double(output.playlistSize) * output.segmentDuration >= 3 * target else {
             throw ValidationError(
                 "--playlist-size \(output.playlistSize) of \(output.segmentDuration) s segments is too short: "
                     + "a live playlist holds at least 3 target durations (\(Int(3 * target)) s)")
+        }
+    }
+
+    /// A `--push` to this publisher's own server would never be taken (it is no origin): refused
+    /// before anything starts.
+    private func checkNotPushingToItself() throws {
+        guard !push.noServe else { return }
+        let own = ["localhost", "127.0.0.1", "::1", "[::1]", "0.0.0.0", server.host.lowercased()]
+        for case .http(let base, _) in try push.parsed(environment: ProcessInfo.processInfo.environment) {
+            let port = base.port ?? (base.scheme?.lowercased() == "https" ? 443 : 80)
+            guard port == server.port, let host = base.host?.lowercased(),
+                own.contains(host) || host.hasPrefix("127.")
+            else { continue }
+            throw ValidationError(
+                "--push \(base.absoluteString) is this publisher's own server (port \(port)): push to an origin "
+                    + "(onair serve) on another port, or serve on another --port")
         }
     }
 
@@ -141,6 +158,7 @@ struct Publish: AsyncParsableCommand {
             idleTimeout: server.idleTimeout.seconds,
             maxConnections: OpenFileLimit.connections(wanted: server.maxConnections))
         config.server.recordings = recording.folder
+        config.server.pathways = (try? server.pathways()) ?? []
         return config
     }
 

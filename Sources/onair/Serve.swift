@@ -155,6 +155,7 @@ struct Serve: AsyncParsableCommand {
             idleTimeout: server.idleTimeout.seconds,
             maxConnections: OpenFileLimit.connections(wanted: server.maxConnections))
         serving.recordings = recordings
+        serving.pathways = try server.pathways()
         let origin = OriginServer(
             configuration: .init(
                 server: serving, tokens: tokens,

@@ -22,6 +22,9 @@ CASES = [
     (["--record-keep", "2"], "--record-keep needs --record DIR: it prunes that folder's recordings"),
     (["--record", "/tmp", "--record-keep", "0"], "--record-keep 0 is out of range: keep at least 1 recording"),
     (["--record-max-size", "lots"], "The value 'lots' is invalid for '--record-max-size <size>'"),
+    (["--port", "8089", "--push", "http://127.0.0.1:8089/ingest/demo/"],
+     "--push http://127.0.0.1:8089/ingest/demo/ is this publisher's own server (port 8089)"),
+    (["--pathway", "a=http://a.example:8080"], "--pathway names every origin viewers may use"),
 ]
 
 
@@ -33,6 +36,30 @@ def test_bad_option_is_one_line_and_status_2(tmp_path, arguments, message):
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("onair: ") and message in lines[0], result.stderr
     assert not out.exists(), "nothing is written"
+
+
+SERVE_CASES = [
+    (["--pathway", "a=http://a.example:8080"],
+     "--pathway names every origin viewers may use, this one and its twin: give at least two"),
+    (["--pathway", "a=http://a.example:8080", "--pathway", "b=http://A.EXAMPLE:8080/"],
+     "--pathway a and b name the same server: a twin is another server"),
+    (["--pathway", "a=http://a.example", "--pathway", "a=http://b.example"],
+     "--pathway a is given twice: each origin needs a name of its own"),
+    (["--pathway", "a=http://a.example", "--pathway", "b=b.example:8080"],
+     "--pathway b.example:8080: the URL is http:// or https://, a host, an optional port and path, no query"),
+    (["--pathway", "http://a.example", "--pathway", "b=http://b.example"],
+     "--pathway http://a.example: give NAME=URL"),
+    (["--pathway", "a b=http://a.example", "--pathway", "b=http://b.example"],
+     "--pathway a b: a name is 1 to 32 letters, digits, '.', '-' or '_'"),
+]
+
+
+@pytest.mark.parametrize("arguments, message", SERVE_CASES, ids=[" ".join(a) for a, _ in SERVE_CASES])
+def test_a_bad_twin_option_is_one_line_and_status_2(arguments, message):
+    result = run_onair("serve", "--port", str(free_port()), *arguments)
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("onair: ") and message in lines[0], result.stderr
 
 
 def test_unwritable_hls_dir_is_refused(tmp_path):

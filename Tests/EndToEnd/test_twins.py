@@ -3,15 +3,17 @@ killed and restarted empty serves what its twin serves again by itself, and the 
 deploy/ (nginx, Varnish) carry their viewers across an origin's death without a gap or a repeat."""
 
 import http.client
+import json
 import re
 import signal
+import subprocess
 import threading
 import time
 
 import pytest
 
 from edges import TOKEN, NginxEdge, Origin, VarnishEdge, Viewers
-from harness import Publisher, fetch, wait_until
+from harness import Publisher, fetch, free_port, wait_until
 from hls_rules import MediaPlaylist, check_low_latency, next_part, parse_parts
 
 # 2 s segments of ten 0.2 s parts, six listed: two target durations are 4 s.
@@ -253,42 +255,47 @@ def test_a_hundred_viewers_on_an_edge_cost_one_request_per_object_over_both_orig
     assert requests <= 1.1 * len(viewers.uris), (requests, len(viewers.uris), viewers.requests)
 
 
-@pytest.mark.parametrize("engine", ["native", "mse"])
-def test_the_watch_page_plays_on_through_an_edge_when_the_primary_dies(twins, page, engine, tmp_path):
+def play_across_a_death(page, url, victim, restarts=0):
+    """Opens a watch page, lets it play, kills `victim` (an origin) 2 s in and samples the time code
+    on screen every 0.1 s for 8 s more: the samples (when, time code in seconds) and when it died.
+    The player plays on, having started over `restarts` times."""
     from browser import assert_played_through, player_status, time_code_reader
 
-    primary, twin, _ = twins
-    edge = NginxEdge(tmp_path / "nginx", primary.port, twin.port)
-    try:
-        page.get(f"{edge.base}/watch/demo?engine={engine}")
-        wait_until(lambda: (player_status(page)["time"] or 0) > 4, 30, interval=0.1, what="playback through the edge")
-        generation = page.execute_script("return window.onair.generation")
-        shown = time_code_reader(page)
-        samples = []  # (when it was sampled, the time code on screen in seconds)
+    page.get(url)
+    wait_until(lambda: (player_status(page)["time"] or 0) > 4, 30, interval=0.1, what="playback")
+    generation = page.execute_script("return window.onair.generation")
+    shown = time_code_reader(page)
+    samples = []
 
-        def sample_for(seconds):
-            end = time.monotonic() + seconds
-            while time.monotonic() < end:
-                code = shown()
-                if code is not None:
-                    samples.append((time.monotonic(), code))
-                time.sleep(0.1)
-        sample_for(2)
-        killed = time.monotonic()
-        kill(primary)
-        sample_for(8)
-        assert_played_through(page, generation)
-        page.get("about:blank")
-    finally:
-        edge.stop()
-        back(primary)
-    # From just before the death (a player may leap once to the live edge as it starts): the time
-    # code never goes back, and never leaps, each sample 0.1 s after the one before.
+    def sample_for(seconds):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            code = shown()
+            if code is not None:
+                samples.append((time.monotonic(), code))
+            time.sleep(0.1)
+    sample_for(2)
+    killed = time.monotonic()
+    kill(victim)
+    sample_for(8)
+    assert_played_through(page, generation + restarts)
+    return samples, killed
+
+
+def assert_played_on(samples, killed, label, restarted=False):
+    """From just before the death (a player may leap once to the live edge as it starts): the time
+    code never goes back, and never leaps, each sample 0.1 s after the one before; it plays on
+    after the death, about the 8 s sampled, with at most one short stall. A player `restarted` on
+    the twin starts its usual hold-back behind the live edge: once, up to 2 s back or on."""
     codes = [code for seen, code in samples if seen > killed - 0.5]
     steps = [later - earlier for earlier, later in zip(codes, codes[1:])]
+    if restarted:
+        restart = max(range(len(steps)), key=lambda i: abs(steps[i] - 0.1))
+        assert -2 < steps[restart] < 2, steps
+        print(f"{label}: started again {steps[restart] - 0.1:+.2f} s from where it was")
+        steps = steps[:restart] + steps[restart + 1:]
     assert min(steps) >= 0, steps
     assert max(steps) < 1.0, steps
-    # It plays on after the death: about the 8 s sampled, with at most one short stall.
     after = [(seen, code) for seen, code in samples if seen > killed]
     assert after[-1][1] - after[0][1] > 6, after
     stalls, still_since = [], None
@@ -298,8 +305,82 @@ def test_the_watch_page_plays_on_through_an_edge_when_the_primary_dies(twins, pa
         elif still_since:
             stalls.append(seen - still_since)
             still_since = None
-    print(f"{engine}: stalls {[round(s, 2) for s in stalls]}, steps up to {max(steps):.2f} s")
+    print(f"{label}: stalls {[round(s, 2) for s in stalls]}, steps up to {max(steps):.2f} s")
     assert len([s for s in stalls if s > 0.5]) <= 1 and max(stalls, default=0) < 2, stalls
+
+
+@pytest.mark.parametrize("engine", ["native", "mse"])
+def test_the_watch_page_plays_on_through_an_edge_when_the_primary_dies(twins, page, engine, tmp_path):
+    primary, twin, _ = twins
+    edge = NginxEdge(tmp_path / "nginx", primary.port, twin.port)
+    try:
+        samples, killed = play_across_a_death(page, f"{edge.base}/watch/demo?engine={engine}", primary)
+        page.get("about:blank")
+    finally:
+        edge.stop()
+        back(primary)
+    assert_played_on(samples, killed, engine)
+
+
+@pytest.fixture(scope="module")
+def steered():
+    """Two origins that name each other (`--pathway`), and one Low-Latency publisher pushing to both."""
+    ports = free_port(), free_port()
+    pathways = ("--pathway", f"a=http://127.0.0.1:{ports[0]}", "--pathway", f"b=http://127.0.0.1:{ports[1]}")
+    primary, twin = Origin(*pathways, port=ports[0]), Origin(*pathways, port=ports[1])
+    publisher = Publisher(*LIVE, "--push", primary.ingest(), "--push", twin.ingest(),
+                          "--push-header", f"Authorization: Bearer {TOKEN}")
+    for origin in (primary, twin):
+        wait_until(lambda: serving(origin), 30, what="two segments at each origin")
+    yield primary, twin, publisher
+    publisher.kill()
+    primary.stop()
+    twin.stop()
+
+
+def test_twins_named_by_pathway_offer_each_other_to_players(steered):
+    primary, twin, _ = steered
+    texts = all_at_once([f"{origin.base}/live/demo/index.m3u8" for origin in (primary, twin)])
+    assert texts[0] is not None and texts[0] == texts[1], texts
+    lines = texts[0].splitlines()
+    assert lines[3] == '#EXT-X-CONTENT-STEERING:SERVER-URI="/steering/demo",PATHWAY-ID="a"', lines
+    variants = [(line, uri) for line, uri in zip(lines, lines[1:]) if line.startswith("#EXT-X-STREAM-INF:")]
+    assert [uri for _, uri in variants] == [f"{primary.base}/live/demo/media.m3u8", f"{twin.base}/live/demo/media.m3u8"]
+    assert [line.rsplit(",", 1)[1] for line, _ in variants] == ['PATHWAY-ID="a"', 'PATHWAY-ID="b"']
+    # The same variant on each, but for its pathway.
+    assert len({line.rsplit(",", 1)[0] for line, _ in variants}) == 1
+    for origin in (primary, twin):
+        steering = fetch(f"{origin.base}/steering/demo?_HLS_pathway=a")
+        assert steering.status == 200 and steering.headers["content-type"] == "application/json"
+        assert json.loads(steering.text) == {"VERSION": 1, "TTL": 30, "PATHWAY-PRIORITY": ["a", "b"]}
+    # What ffmpeg makes of it: both pathways' variants, each one playable.
+    probe = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=codec_name,width", "-of", "csv=p=0",
+                            f"{primary.base}/live/demo/index.m3u8"], capture_output=True, text=True, timeout=60)
+    assert probe.returncode == 0, probe.stderr
+    assert set(probe.stdout.split()) == {"h264,640", "aac"}, probe.stdout
+
+
+@pytest.mark.parametrize("engine", ["mse", "native"])
+def test_the_watch_page_moves_to_the_twin_when_its_origin_dies_without_an_edge(steered, page, engine):
+    from browser import console_errors
+
+    primary, twin, _ = steered
+    try:
+        # The browser's own HLS is started again on the twin (it does not move by itself); this
+        # player's MSE engine moves without starting over.
+        samples, killed = play_across_a_death(page, f"{primary.base}/watch/demo?engine={engine}", primary,
+                                              restarts=1 if engine == "native" else 0)
+        pathway = page.execute_script("return window.onair.pathway")
+        moves = page.execute_script("return window.onair.pathwayMoves")
+        page.get("about:blank")
+        # What the browser says of the dead origin: a few refused requests, nothing of any other kind.
+        refused = console_errors(page)
+    finally:
+        back(primary)
+    assert (pathway, moves) == ("b", 1)
+    assert_played_on(samples, killed, engine + " without an edge", restarted=engine == "native")
+    assert all(error.startswith(primary.base + "/") and "net::ERR_CONNECTION_" in error for error in refused), refused
+    assert len(refused) < 20, refused
 
 
 def test_a_publishers_own_server_and_an_origin_serve_the_same_text():

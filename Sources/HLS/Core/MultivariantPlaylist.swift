@@ -12,10 +12,12 @@ public struct MultivariantPlaylist: Sendable, Equatable {
         public var frameRate: Double
         /// The GROUP-ID of the audio rendition it plays with (`AUDIO`); nil when its sound is muxed in.
         public var audioGroup: String?
+        /// The content-steering pathway (origin) it is served from; nil with one origin.
+        public var pathwayID: String?
 
         public init(
             uri: String, bandwidth: Int, averageBandwidth: Int, codecs: [String], width: Int, height: Int,
-            frameRate: Double, audioGroup: String? = nil
+            frameRate: Double, audioGroup: String? = nil, pathwayID: String? = nil
         ) {
             self.uri = uri
             self.bandwidth = bandwidth
@@ -25,6 +27,7 @@ public struct MultivariantPlaylist: Sendable, Equatable {
             self.height = height
             self.frameRate = frameRate
             self.audioGroup = audioGroup
+            self.pathwayID = pathwayID
         }
     }
 
@@ -44,19 +47,37 @@ public struct MultivariantPlaylist: Sendable, Equatable {
         }
     }
 
+    /// `EXT-X-CONTENT-STEERING`: where a player reads the pathways' priority, and the pathway to
+    /// use until it has.
+    public struct Steering: Sendable, Equatable {
+        public var serverURI: String
+        public var pathwayID: String
+
+        public init(serverURI: String, pathwayID: String) {
+            self.serverURI = serverURI
+            self.pathwayID = pathwayID
+        }
+    }
+
     public var version: Int
     public var variants: [Variant]
     public var audio: [Audio]
+    public var steering: Steering?
 
-    public init(version: Int, variants: [Variant], audio: [Audio] = []) {
+    public init(version: Int, variants: [Variant], audio: [Audio] = [], steering: Steering? = nil) {
         self.version = version
         self.variants = variants
         self.audio = audio
+        self.steering = steering
     }
 
     /// The m3u8 text.
     public func render() -> String {
         var lines = ["#EXTM3U", "#EXT-X-VERSION:\(version)", "#EXT-X-INDEPENDENT-SEGMENTS"]
+        if let steering {
+            lines.append(
+                "#EXT-X-CONTENT-STEERING:SERVER-URI=\"\(steering.serverURI)\",PATHWAY-ID=\"\(steering.pathwayID)\"")
+        }
         for audio in audio {
             lines.append(
                 "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"\(audio.groupID)\",NAME=\"\(audio.name)\",DEFAULT=YES,AUTOSELECT=YES"
@@ -71,6 +92,7 @@ public struct MultivariantPlaylist: Sendable, Equatable {
             }
             if variant.frameRate > 0 { attributes.append("FRAME-RATE=\(MediaPlaylist.decimal(variant.frameRate))") }
             if let group = variant.audioGroup { attributes.append("AUDIO=\"\(group)\"") }
+            if let pathway = variant.pathwayID { attributes.append("PATHWAY-ID=\"\(pathway)\"") }
             lines.append("#EXT-X-STREAM-INF:" + attributes.joined(separator: ","))
             lines.append(variant.uri)
         }
@@ -152,6 +174,6 @@ extension MultivariantPlaylist {
             averageBandwidth: attributes["AVERAGE-BANDWIDTH"].flatMap { Int($0) } ?? bandwidth, codecs: codecs,
             width: size.count == 2 ? max(0, size[0]) : 0, height: size.count == 2 ? max(0, size[1]) : 0,
             frameRate: attributes["FRAME-RATE"].flatMap { Double($0) }.map { max(0, min($0, 1000)) } ?? 0,
-            audioGroup: attributes["AUDIO"])
+            audioGroup: attributes["AUDIO"], pathwayID: attributes["PATHWAY-ID"])
     }
 }

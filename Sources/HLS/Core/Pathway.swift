@@ -1,0 +1,165 @@
+/// One origin a player may fetch a channel from, for players to fail over between twins without an
+/// edge: a content-steering Pathway (`PATHWAY-ID`) and the address of its server. Every twin is
+/// given the same list, so every twin serves the same multivariant playlist, naming all of them.
+public struct Pathway: Sendable, Equatable {
+    /// The PATHWAY-ID: 1 to 32 of `A-Z a-z 0-9 . - _`, as the HLS specification allows.
+    public var id: String
+    /// The server's address as viewers reach it: `http://a.example:8080`, with a path when it is
+    /// mounted under one (`https://example.com/a`); no trailing slash, no query.
+    public var base: String
+
+    public init(id: String, base: String) {
+        self.id = id
+        self.base = base
+    }
+
+    public enum Problem: Error, Equatable, CustomStringConvertible {
+        case notNameAndURL(String)
+        case badName(String)
+        case badURL(String)
+        case alone
+        case repeatedName(String)
+        case sameServer(String, String)
+
+        public var description: String {
+            switch self {
+            case .notNameAndURL(let text):
+                "--pathway \(text): give NAME=URL, e.g. --pathway a=http://origin-a.example:8080"
+            case .badName(let name):
+                "--pathway \(name): a name is 1 to 32 letters, digits, '.', '-' or '_'"
+            case .badURL(let url):
+                "--pathway \(url): the URL is http:// or https://, a host, an optional port and path, no query"
+            case .alone:
+                "--pathway names every origin viewers may use, this one and its twin: give at least two"
+            case .repeatedName(let name):
+                "--pathway \(name) is given twice: each origin needs a name of its own"
+            case .sameServer(let first, let second):
+                "--pathway \(first) and \(second) name the same server: a twin is another server"
+            }
+        }
+    }
+
+    /// `NAME=URL`, as `--pathway` takes it.
+    public static func parse(_ text: String) throws(Problem) -> Pathway {
+        guard let equals = text.firstIndex(of: "=") else { throw .notNameAndURL(text) }
+        let name = String(text[..<equals])
+        let url = String(text[text.index(after: equals)...])
+        guard (1...32).contains(name.utf8.count), name.utf8.allSatisfy(isNameByte) else { throw .badName(name) }
+        guard let base = normalizedBase(url) else { throw .badURL(url) }
+        return Pathway(id: name, base: base)
+    }
+
+    /// A list `--pathway` may give: two or more, names and servers all different.
+    public static func check(_ pathways: [Pathway]) throws(Problem) {
+        guard pathways.count >= 2 else { throw .alone }
+        for (index, pathway) in pathways.enumerated() {
+            for earlier in pathways[..<index] {
+                if earlier.id == pathway.id { throw .repeatedName(pathway.id) }
+                if earlier.server == pathway.server { throw .sameServer(earlier.id, pathway.id) }
+            }
+        }
+    }
+
+    /// Scheme, host and port as given (`http://a.example:8080`): a web page's source expression.
+    public var origin: String {
+        let scheme = base.hasPrefix("https://") ? "https://" : "http://"
+        return scheme + base.dropFirst(scheme.count).prefix { $0 != "/" }
+    }
+
+    /// Scheme, host and port, the port spelled out: what tells two servers apart.
+    var server: String {
+        let scheme = base.hasPrefix("https://") ? "https" : "http"
+        let rest = base.dropFirst(scheme.count + 3)
+        let authority = rest.prefix { $0 != "/" }.lowercased()
+        let hasPort =
+            authority.lastIndex(of: ":").map { authority[authority.index(after: $0)...] }
+            .map { !$0.isEmpty && $0.allSatisfy(\.isNumber) && !authority.hasSuffix("]") } ?? false
+        return scheme + "://" + authority + (hasPort ? "" : scheme == "https" ? ":443" : ":80")
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
+        default: false
+        }
+    }
+
+    /// The URL without its trailing slashes, or nil when it is not `http(s)://host[:port][/path]`.
+    private static func normalizedBase(_ url: String) -> String? {
+        guard let scheme = ["http://", "https://"].first(where: { url.lowercased().hasPrefix($0) }) else { return nil }
+        var rest = Substring(url.dropFirst(scheme.count))
+        while rest.hasSuffix("/") { rest = rest.dropLast() }
+        let authority = rest.prefix { $0 != "/" }
+        let path = rest.dropFirst(authority.count)
+        let host: Substring
+        if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]") {
+            host = authority[..<colon]
+            guard let port = Int(authority[authority.index(after: colon)...]), (1...65535).contains(port) else {
+                return nil
+            }
+        } else {
+            host = authority
+        }
+        let hostBytes: (UInt8) -> Bool = { byte in
+            isNameByte(byte) || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: ":")
+        }
+        let pathBytes: (UInt8) -> Bool = { byte in
+            isNameByte(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "~")
+        }
+        guard !host.isEmpty, host.utf8.allSatisfy(hostBytes), path.utf8.allSatisfy(pathBytes),
+            !path.contains("//")
+        else { return nil }
+        return scheme + rest
+    }
+}
+
+extension MultivariantPlaylist {
+    /// The same presentation offered on every pathway: each variant and audio rendition once per
+    /// pathway, at that server's address (`channelPath` is where the channel's relative URIs
+    /// start, `/live/demo/`), each pathway's sound in a group of its own (a group belongs to one
+    /// pathway), and an `EXT-X-CONTENT-STEERING` tag naming the steering manifest and the first
+    /// pathway. Players that know content steering follow its priority and move to the next
+    /// pathway when one fails; others see redundant variant streams.
+    public func steered(over pathways: [Pathway], channelPath: String, steeringURI: String) -> MultivariantPlaylist {
+        guard let first = pathways.first else { return self }
+        func address(_ uri: String, on pathway: Pathway) -> String {
+            if uri.contains("://") { return uri }
+            return pathway.base + (uri.hasPrefix("/") ? uri : channelPath + uri)
+        }
+        func group(_ id: String?, on pathway: Pathway) -> String? { id.map { "\($0)-\(pathway.id)" } }
+        var playlist = self
+        playlist.variants = pathways.flatMap { pathway in
+            variants.map { variant in
+                var variant = variant
+                variant.uri = address(variant.uri, on: pathway)
+                variant.audioGroup = group(variant.audioGroup, on: pathway)
+                variant.pathwayID = pathway.id
+                return variant
+            }
+        }
+        playlist.audio = pathways.flatMap { pathway in
+            audio.map { audio in
+                var audio = audio
+                audio.uri = address(audio.uri, on: pathway)
+                audio.groupID = group(audio.groupID, on: pathway) ?? audio.groupID
+                return audio
+            }
+        }
+        playlist.steering = .init(serverURI: steeringURI, pathwayID: first.id)
+        return playlist
+    }
+}
+
+/// The steering manifest a player reloads every `TTL` seconds (HLS content steering, version 1):
+/// the pathways in the order to use them.
+public enum SteeringManifest {
+    /// How long a player keeps a manifest before asking again.
+    public static let timeToLive = 30
+
+    public static func render(priority: [String]) -> String {
+        let names = priority.map { "\"\($0)\"" }.joined(separator: ",")
+        return "{\"VERSION\":1,\"TTL\":\(timeToLive),\"PATHWAY-PRIORITY\":[\(names)]}\n"
+    }
+}

@@ -1,0 +1,101 @@
+import Testing
+
+@testable import HLS
+
+/// Twin origins offered to players: `--pathway` checked, the multivariant playlist listing every
+/// pathway, and the steering manifest, with exact values.
+@Suite struct PathwayTests {
+    @Test func aPathwayIsANameAndAServersAddress() throws {
+        #expect(
+            try Pathway.parse("a=http://origin-a.example:8080/")
+                == Pathway(id: "a", base: "http://origin-a.example:8080"))
+        #expect(try Pathway.parse("eu-1=HTTPS://example.com/a//") == Pathway(id: "eu-1", base: "https://example.com/a"))
+        #expect(try Pathway.parse("v6=http://[::1]:8081") == Pathway(id: "v6", base: "http://[::1]:8081"))
+        #expect(try Pathway.parse("b=https://b.example").origin == "https://b.example")
+        #expect(try Pathway.parse("b=https://b.example/x").server == "https://b.example:443")
+    }
+
+    @Test func whatAPathwayCannotBe() {
+        #expect(throws: Pathway.Problem.notNameAndURL("http://a")) { try Pathway.parse("http://a") }
+        #expect(throws: Pathway.Problem.badName("a b")) { try Pathway.parse("a b=http://a") }
+        #expect(throws: Pathway.Problem.badName("")) { try Pathway.parse("=http://a") }
+        #expect(throws: Pathway.Problem.badURL("ftp://a")) { try Pathway.parse("a=ftp://a") }
+        #expect(throws: Pathway.Problem.badURL("http://a/?x=1")) { try Pathway.parse("a=http://a/?x=1") }
+        #expect(throws: Pathway.Problem.badURL("http://a:0")) { try Pathway.parse("a=http://a:0") }
+        #expect(throws: Pathway.Problem.badURL("http://")) { try Pathway.parse("a=http://") }
+    }
+
+    @Test func aListNamesTwoServersOrMore() throws {
+        let a = Pathway(id: "a", base: "http://a.example:8080")
+        #expect(throws: Pathway.Problem.alone) { try Pathway.check([a]) }
+        #expect(throws: Pathway.Problem.repeatedName("a")) {
+            try Pathway.check([a, Pathway(id: "a", base: "http://b.example")])
+        }
+        // The same server, however its address is spelled.
+        #expect(throws: Pathway.Problem.sameServer("a", "b")) {
+            try Pathway.check([a, Pathway(id: "b", base: "http://A.example:8080/other")])
+        }
+        #expect(throws: Pathway.Problem.sameServer("a", "b")) {
+            try Pathway.check([
+                Pathway(id: "a", base: "http://a.example"), Pathway(id: "b", base: "http://a.example:80"),
+            ])
+        }
+        try Pathway.check([a, Pathway(id: "b", base: "http://a.example:8081")])
+    }
+
+    @Test func aLadderOnTwoPathways() {
+        let ladder = MultivariantPlaylist(
+            version: 9,
+            variants: [
+                .init(
+                    uri: "360p/media.m3u8?session=s1", bandwidth: 900_000, averageBandwidth: 800_000,
+                    codecs: ["avc1.64001e", "mp4a.40.2"], width: 640, height: 360, frameRate: 30, audioGroup: "audio"),
+                .init(
+                    uri: "180p/media.m3u8?session=s1", bandwidth: 300_000, averageBandwidth: 250_000,
+                    codecs: ["avc1.64000d", "mp4a.40.2"], width: 320, height: 180, frameRate: 30, audioGroup: "audio"),
+            ],
+            audio: [.init(groupID: "audio", name: "Sound", uri: "audio/media.m3u8?session=s1", channels: 2)])
+        let pathways = [
+            Pathway(id: "a", base: "http://a.example:8080"), Pathway(id: "b", base: "https://b.example/mirror"),
+        ]
+        let text = ladder.steered(over: pathways, channelPath: "/live/demo/", steeringURI: "/steering/demo").render()
+        #expect(
+            text == """
+                #EXTM3U
+                #EXT-X-VERSION:9
+                #EXT-X-INDEPENDENT-SEGMENTS
+                #EXT-X-CONTENT-STEERING:SERVER-URI="/steering/demo",PATHWAY-ID="a"
+                #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="audio-a",NAME="Sound",DEFAULT=YES,AUTOSELECT=YES,CHANNELS="2",URI="http://a.example:8080/live/demo/audio/media.m3u8?session=s1"
+                #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="audio-b",NAME="Sound",DEFAULT=YES,AUTOSELECT=YES,CHANNELS="2",URI="https://b.example/mirror/live/demo/audio/media.m3u8?session=s1"
+                #EXT-X-STREAM-INF:BANDWIDTH=900000,AVERAGE-BANDWIDTH=800000,CODECS="avc1.64001e,mp4a.40.2",RESOLUTION=640x360,FRAME-RATE=30.000,AUDIO="audio-a",PATHWAY-ID="a"
+                http://a.example:8080/live/demo/360p/media.m3u8?session=s1
+                #EXT-X-STREAM-INF:BANDWIDTH=300000,AVERAGE-BANDWIDTH=250000,CODECS="avc1.64000d,mp4a.40.2",RESOLUTION=320x180,FRAME-RATE=30.000,AUDIO="audio-a",PATHWAY-ID="a"
+                http://a.example:8080/live/demo/180p/media.m3u8?session=s1
+                #EXT-X-STREAM-INF:BANDWIDTH=900000,AVERAGE-BANDWIDTH=800000,CODECS="avc1.64001e,mp4a.40.2",RESOLUTION=640x360,FRAME-RATE=30.000,AUDIO="audio-b",PATHWAY-ID="b"
+                https://b.example/mirror/live/demo/360p/media.m3u8?session=s1
+                #EXT-X-STREAM-INF:BANDWIDTH=300000,AVERAGE-BANDWIDTH=250000,CODECS="avc1.64000d,mp4a.40.2",RESOLUTION=320x180,FRAME-RATE=30.000,AUDIO="audio-b",PATHWAY-ID="b"
+                https://b.example/mirror/live/demo/180p/media.m3u8?session=s1
+
+                """)
+        // Read back as a player or an origin reads it: every variant, each with its pathway.
+        let read = MultivariantPlaylist.parse(text)
+        #expect(read?.variants.map(\.pathwayID) == ["a", "a", "b", "b"])
+        #expect(read?.audio.map(\.groupID) == ["audio-a", "audio-b"])
+    }
+
+    @Test func noPathwaysLeavesThePlaylistAsItIs() {
+        let single = MultivariantPlaylist(
+            version: 6,
+            variants: [
+                .init(
+                    uri: "media.m3u8", bandwidth: 1, averageBandwidth: 1, codecs: [], width: 0, height: 0, frameRate: 0)
+            ])
+        #expect(single.steered(over: [], channelPath: "/live/demo/", steeringURI: "/steering/demo") == single)
+    }
+
+    @Test func theSteeringManifest() {
+        #expect(
+            SteeringManifest.render(priority: ["a", "b"])
+                == "{\"VERSION\":1,\"TTL\":30,\"PATHWAY-PRIORITY\":[\"a\",\"b\"]}\n")
+    }
+}
