@@ -229,11 +229,9 @@ public final class Broadcast: Sendable {
             pushSinks += pushes
         }
         let store = stores[0]
-        let rtmp = config.push.compactMap { destination -> RTMPPusher? in
-            guard case .rtmp(let url) = destination else { return nil }
-            return RTMPPusher(
-                url: url, destination: destination.description, channel: config.channel, streams: topTracks,
-                report: hub.reporter)
+        let packetSinks = config.push.compactMap { destination -> (any PacketSink)? in
+            guard case .packets(let link) = destination else { return nil }
+            return PacketPusher(link: link, channel: config.channel, streams: topTracks, report: hub.reporter)
         }
         let logger = self.logger
 
@@ -278,7 +276,7 @@ public final class Broadcast: Sendable {
         let pipeline = PipelineService(
             pacer: pacer, videoSource: videoSource, renditions: stages, audioSource: audioSource,
             audioEncoder: audioEncoder, audioPackaging: audioPackaging, thumbnailer: thumbnailer, sinks: sinks,
-            rtmp: rtmp, stop: stop,
+            packetSinks: packetSinks, stop: stop,
             pause: pause,
             clock: clock,
             stats: stats, logger: logger, report: hub.reporter
@@ -336,7 +334,7 @@ public final class Broadcast: Sendable {
                 "publishing channel \(config.channel): watch at \(url), playlist \(config.server.playlistURL(channel: config.channel))\(pushing)"
             )
         }
-        let destinations = pushSinks.map(\.status) + rtmp.map(\.status)
+        let destinations = pushSinks.map(\.status) + packetSinks.map(\.status)
         let status = StatusReporter(
             store: store, stats: stats, url: config.serve ? url : "", destinations: destinations, paused: pause,
             interactive: showStatus, report: hub.reporter, logger: logger)

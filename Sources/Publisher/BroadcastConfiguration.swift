@@ -56,7 +56,7 @@ public struct BroadcastConfiguration: Sendable {
     public var dvrSeconds: Double?
     /// `--dvr-dir`: where the rewind window is kept while the broadcast runs (default: the user's cache).
     public var dvrDirectory: String?
-    /// Where else to send the stream: HTTP ingests, S3 buckets, RTMP services.
+    /// Where else to send the stream: HTTP ingests, S3 buckets, RTMP and SRT services.
     public var push: [PushDestination] = []
     /// Where the channel's last start is kept (``EpochNumbering/Start``), so that a restart never
     /// reuses a segment number; nil keeps nothing.
@@ -92,14 +92,14 @@ public struct BroadcastConfiguration: Sendable {
 
     /// Why this broadcast encodes every slot although `frameRate` says to follow the screen; nil
     /// when it follows. The test pattern changes every frame anyway; MPEG-TS carries no frame
-    /// durations (a player guesses the last frame's after a gap), and an RTMP service may expect a
-    /// steady rate: those keep the constant one.
+    /// durations (a player guesses the last frame's after a gap), and a packet destination may say
+    /// why it needs a steady rate (RTMP, SRT's MPEG-TS): those keep the constant one.
     public var constantRateReason: String? {
         guard frameRate == .followsScreen else { return "--frame-rate constant" }
         if case .testPattern = video { return "the test pattern changes every frame" }
         if format == .ts { return "MPEG-TS carries no frame durations" }
-        if push.contains(where: { if case .rtmp = $0 { true } else { false } }) {
-            return "an RTMP service may expect a steady rate"
+        for case .packets(let link) in push {
+            if let reason = link.steadyRateReason { return reason }
         }
         return nil
     }

@@ -24,7 +24,7 @@ final class PipelineService: Service, @unchecked Sendable {
     // The stages are handed to their threads once, at start; each is then used by that thread only.
     private let pacer: Pacer
     private let videoSource: any VideoSource
-    /// Largest first: the first is the captured picture's size, and what RTMP sends.
+    /// Largest first: the first is the captured picture's size, and what packet destinations (RTMP, SRT) get.
     private let renditions: [RenditionStages]
     private let audioSource: (any AudioSource)?
     private let audioEncoder: AudioEncoder?
@@ -33,8 +33,8 @@ final class PipelineService: Service, @unchecked Sendable {
     /// Kept a picture of the largest rendition now and then.
     private let thumbnailer: Thumbnailer
     private let sinks: [SinkRunner]
-    /// RTMP destinations, fed the encoders' packets.
-    private let rtmp: [RTMPPusher]
+    /// Packet destinations (RTMP, SRT), fed the encoders' packets.
+    private let packetSinks: [any PacketSink]
     private let stop: StopSignal
     private let pause: PauseSwitch
     private let finished: @Sendable () -> Void
@@ -46,7 +46,7 @@ final class PipelineService: Service, @unchecked Sendable {
     init(
         pacer: Pacer, videoSource: any VideoSource, renditions: [RenditionStages], audioSource: (any AudioSource)?,
         audioEncoder: AudioEncoder?, audioPackaging: PackagingStage?, thumbnailer: Thumbnailer, sinks: [SinkRunner],
-        rtmp: [RTMPPusher],
+        packetSinks: [any PacketSink],
         stop: StopSignal,
         pause: PauseSwitch,
         clock: MediaClock, stats: BroadcastStats, logger: Logger, report: @escaping EventReporter,
@@ -63,7 +63,7 @@ final class PipelineService: Service, @unchecked Sendable {
         self.audioPackaging = audioPackaging
         self.thumbnailer = thumbnailer
         self.sinks = sinks
-        self.rtmp = rtmp
+        self.packetSinks = packetSinks
         self.stop = stop
         self.clock = clock
         self.stats = stats
@@ -128,12 +128,12 @@ final class PipelineService: Service, @unchecked Sendable {
         await finishSinks()
     }
 
-    /// Lets every sink and RTMP destination take the end of the stream, waiting a bounded time for
+    /// Lets every sink and packet destination take the end of the stream, waiting a bounded time for
     /// slow ones (said in the log); another Ctrl-C stops waiting.
     private func finishSinks() async {
         let finishers: [(destination: String, finish: @Sendable (Duration) -> Bool)] =
             sinks.map { runner in (runner.sink.destination, { runner.finish(within: $0) }) }
-            + rtmp.map { pusher in (pusher.destination, { pusher.finish(within: $0) }) }
+            + packetSinks.map { sink in (sink.destination, { sink.finish(within: $0) }) }
         let pending = finishers.filter { !$0.finish(.seconds(1)) }
         guard !pending.isEmpty else { return }
         let limit = 15
@@ -189,7 +189,7 @@ final class PipelineService: Service, @unchecked Sendable {
     }
 
     /// One rendition's encoder thread: its picture scaled from the captured one, then encoded. The
-    /// broadcast's frame counts are the largest rendition's (`top`); RTMP sends its packets. The
+    /// broadcast's frame counts are the largest rendition's (`top`); packet destinations get its packets. The
     /// largest rung of a ladder sheds when it cannot keep up (``RungShedding``).
     private func encodeVideo(
         _ rendition: RenditionStages, top: Bool, from frames: BoundedQueue<VideoFrame>,
@@ -233,13 +233,13 @@ final class PipelineService: Service, @unchecked Sendable {
             if top { thumbnailer.offer(frame) }
             for packet in try encoder.encode(frame) {
                 stats.videoBytes.add(packet.size)
-                send(packet, to: [packets], rtmp: top)
+                send(packet, to: [packets], packetSinks: top)
             }
             if top { stats.framesEncoded.add() }
             counts?.framesEncoded.add()
         }
         for packet in try encoder.flush() {
-            send(packet, to: [packets], rtmp: top)
+            send(packet, to: [packets], packetSinks: top)
         }
     }
 
@@ -260,10 +260,12 @@ final class PipelineService: Service, @unchecked Sendable {
         }
     }
 
-    /// To packaging (never dropped; muxed audio to every rendition's), and to each RTMP destination
-    /// (which never makes it wait).
-    private func send(_ packet: EncodedPacket, to packets: [BoundedQueue<PacketMessage>], rtmp: Bool = true) {
+    /// To packaging (never dropped; muxed audio to every rendition's), and to each packet
+    /// destination (which never makes it wait): the top rendition's video, and the sound.
+    private func send(
+        _ packet: EncodedPacket, to packets: [BoundedQueue<PacketMessage>], packetSinks: Bool = true
+    ) {
         for queue in packets { queue.push(.packet(packet)) }
-        if rtmp { for pusher in self.rtmp { pusher.send(packet) } }
+        if packetSinks { for sink in self.packetSinks { sink.send(packet) } }
     }
 }

@@ -7,8 +7,8 @@ public enum PushDestination: Sendable, Equatable, CustomStringConvertible {
     case http(base: URL, headers: [Header])
     /// S3-compatible storage: objects under `prefix` in `bucket`, path-style, signed with SigV4.
     case s3(S3Location)
-    /// An RTMP(S) service: the same encode sent as FLV.
-    case rtmp(URL)
+    /// A destination fed the encoders' packets (RTMP, SRT): the same encode, muxed as its link says.
+    case packets(PacketLink)
 
     public struct Header: Sendable, Equatable {
         public var name: String
@@ -39,8 +39,9 @@ public enum PushDestination: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Reads one `--push` value. `headers`: the `--push-header` values, for HTTP destinations;
-    /// `environment`: where S3 finds its endpoint, region and credentials.
+    /// Reads one `--push` value: the scheme table, the one place a destination's kind is chosen.
+    /// `headers`: the `--push-header` values, for HTTP destinations; `environment`: where S3 finds
+    /// its endpoint, region and credentials.
     public static func parse(
         _ text: String, headers: [Header] = [], environment: [String: String]
     ) throws(Refusal) -> PushDestination {
@@ -70,17 +71,16 @@ public enum PushDestination: Sendable, Equatable, CustomStringConvertible {
         case "s3":
             return .s3(try s3(components, text: text, environment: environment))
         case "rtmp", "rtmps":
-            let path = components.path.split(separator: "/")
-            guard let host = components.host, !host.isEmpty, path.count >= 2, let url = components.url else {
-                throw Refusal(description: "--push \(text): expected \(scheme)://HOST/APP/STREAM-KEY")
-            }
-            return .rtmp(url)
+            return .packets(try .rtmp(components, text: text))
+        case "srt":
+            return .packets(try .srt(components, text: text))
         default:
             throw Refusal(description: "--push \(text): unknown scheme '\(scheme)'; \(Self.forms)")
         }
     }
 
-    private static let forms = "use http(s)://HOST/PATH/, s3://BUCKET/PREFIX/ or rtmp(s)://HOST/APP/KEY"
+    private static let forms =
+        "use http(s)://HOST/PATH/, s3://BUCKET/PREFIX/, rtmp(s)://HOST/APP/KEY or srt://HOST:PORT"
 
     private static func s3(_ components: URLComponents, text: String, environment: [String: String]) throws(Refusal)
         -> S3Location
@@ -139,9 +139,8 @@ public enum PushDestination: Sendable, Equatable, CustomStringConvertible {
             return base.absoluteString
         case .s3(let location):
             return "s3://\(location.bucket)/\(location.prefix)"
-        case .rtmp(let url):
-            let app = url.path.split(separator: "/").dropLast().joined(separator: "/")
-            return "\(url.scheme ?? "rtmp")://\(url.host ?? "")\(url.port.map { ":\($0)" } ?? "")/\(app)/…"
+        case .packets(let link):
+            return link.description
         }
     }
 }

@@ -52,7 +52,7 @@ public final class PushSink: PublicationSink, @unchecked Sendable {
             PushSink(
                 store: S3Store(location: location), destination: name, channel: channel, sendsParts: false,
                 folder: rendition, writesIndex: writesIndex, report: report)
-        case .rtmp:
+        case .packets:
             nil
         }
     }

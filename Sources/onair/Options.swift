@@ -191,7 +191,7 @@ struct EncodingOptions: ParsableArguments {
             "follow: a screen's frames follow what changes on it (a still screen costs almost nothing: only new "
                 + "pictures, each segment's and part's first frame, a short top-off after a change and one frame a "
                 + "second are encoded); constant: every slot is encoded, a steady --fps (editing, ingests that "
-                + "demand it). The test pattern, MPEG-TS and RTMP destinations keep a constant rate.",
+                + "demand it). The test pattern, MPEG-TS, and RTMP and SRT destinations keep a constant rate.",
             valueName: "follow|constant"))
     var frameRate = Cadence.Mode.followsScreen
 

@@ -63,7 +63,7 @@ struct Publish: AsyncParsableCommand {
     @OptionGroup(title: "HTTP server")
     var control: ControlOptions
 
-    @OptionGroup(title: "Publishing to servers, S3 and RTMP services")
+    @OptionGroup(title: "Publishing to servers, S3, RTMP and SRT services")
     var push: PushOptions
 
     @Option(help: ArgumentHelp("Stop by itself after this long (30s, 10m, 1h). Default: at Ctrl-C.", valueName: "time"))

@@ -9,8 +9,9 @@ struct PushOptions: ParsableArguments {
         help: ArgumentHelp(
             "Also send the stream to DESTINATION (repeatable): http(s)://HOST/PATH/ (an HTTP ingest: PUT and "
                 + "DELETE), s3://BUCKET/PREFIX/ (credentials from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, endpoint "
-                + "from AWS_ENDPOINT_URL, region from AWS_REGION) or rtmp(s)://HOST/APP/KEY. @FILE reads it from a "
-                + "file (a key or a password stays out of the process list).",
+                + "from AWS_ENDPOINT_URL, region from AWS_REGION), rtmp(s)://HOST/APP/KEY or "
+                + "srt://HOST:PORT[?streamid=ID&passphrase=SECRET] (MPEG-TS to an SRT listener). @FILE reads it "
+                + "from a file (a key or a password stays out of the process list).",
             valueName: "destination"))
     var destinations: [String] = []
 

@@ -274,6 +274,74 @@ def test_rtmp_gets_the_same_encode_and_reconnects_after_the_ingest_restarts(tmp_
         nginx.stop()
 
 
+class SRTListener:
+    """ffmpeg as an SRT listener (libsrt), keeping each connection's MPEG-TS in a file of its own."""
+
+    PASSPHRASE = "srt-secret-0123456789"
+
+    def __init__(self, folder):
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        self.runs = []
+        self.start()
+
+    def start(self):
+        path = self.folder / f"run{len(self.runs) + 1}.ts"
+        self.runs.append(path)
+        url = f"srt://127.0.0.1:{self.port}?mode=listener&passphrase={self.PASSPHRASE}"
+        self.process = subprocess.Popen(["ffmpeg", "-v", "error", "-nostdin", "-y", "-i", url, "-c", "copy",
+                                         "-f", "mpegts", str(path)],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def received(self, path, size=50_000):
+        return path.exists() and path.stat().st_size > size
+
+    def stop(self):
+        """Ends the listener as an operator would (SIGINT): its file is closed whole."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def test_srt_gets_the_same_encode_and_reconnects_after_the_listener_restarts(tmp_path):
+    listener = SRTListener(tmp_path / "srt")
+    destination = f"srt://127.0.0.1:{listener.port}?streamid=demo&passphrase={SRTListener.PASSPHRASE}"
+    publisher = Publisher(*SMALL, "--push", destination)
+    try:
+        wait_until(lambda: listener.received(listener.runs[0]), 30, what="the SRT listener to receive the stream")
+        assert SRTListener.PASSPHRASE not in publisher.output(), "the passphrase stays out of the log"
+        assert f"srt://127.0.0.1:{listener.port}?…" in publisher.output()
+        listener.stop()
+        wait_until(lambda: events(publisher, "push_failed"), 30, what="push_failed")
+        listener.start()
+        wait_until(lambda: events(publisher, "push_recovered"), 30, what="push_recovered")
+        wait_until(lambda: listener.received(listener.runs[1]), 30, what="the restarted listener to receive")
+        assert publisher.stop() == 0
+        listener.stop()
+        for path in listener.runs:
+            probe = flv_streams(path)
+            assert sorted(stream["codec_name"] for stream in probe["streams"]) == ["aac", "h264"], probe
+            assert probe["format"]["format_name"] == "mpegts"
+            video = next(stream for stream in probe["streams"] if stream["codec_type"] == "video")
+            assert (video["width"], video["height"]) == (640, 360)
+            packets = json.loads(subprocess.run(
+                ["ffprobe", "-v", "error", "-select_streams", "v", "-show_entries", "packet=flags", "-of", "json",
+                 str(path)], capture_output=True, text=True, check=True).stdout)["packets"]
+            assert packets[0]["flags"].startswith("K"), "each connection starts on a keyframe"
+            result = subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-f", "null", "-"],
+                                    capture_output=True, text=True, timeout=60)
+            assert result.returncode == 0 and result.stderr == "", result.stderr
+        assert len(events(publisher, "push_failed")) == 1, "said once per episode"
+    finally:
+        publisher.kill()
+        listener.stop()
+
+
 def test_rtmps_is_verified_and_takes_a_private_authority(tmp_path):
     certificate, key = make_certificate(tmp_path)
     nginx = Nginx(tmp_path / "rtmps", webdav=False, rtmp=True, rtmps=(certificate, key))
@@ -448,6 +516,7 @@ def test_a_second_ctrl_c_stops_waiting_for_a_destination_that_is_down():
     (["--push", "s3://bucket/live/"], "no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY"),
     (["--push", "http://[bad/"], "not a URL"),
     (["--push", "rtmp://host/app"], "expected rtmp://HOST/APP/STREAM-KEY"),
+    (["--push", "srt://host:9000?passphrase=short"], "an SRT passphrase is 10 to 64 characters"),
     (["--push-header", "nocolon", "--push", "http://h/x/"], "expected 'Name: value'"),
     (["--no-serve"], "--no-serve needs at least one --push destination"),
 ])

@@ -44,18 +44,37 @@ import Testing
 
     @Test func rtmpHidesItsStreamKey() throws {
         let destination = try PushDestination.parse("rtmp://a.rtmp.youtube.com/live2/abcd-efgh", environment: [:])
-        #expect(destination == .rtmp(URL(string: "rtmp://a.rtmp.youtube.com/live2/abcd-efgh")!))
+        guard case .packets(let link) = destination else {
+            Issue.record("not a packet destination: \(destination)")
+            return
+        }
+        #expect(link.format == "flv" && link.url == URL(string: "rtmp://a.rtmp.youtube.com/live2/abcd-efgh")!)
+        #expect(!link.verifiesTLS && link.steadyRateReason == "an RTMP service may expect a steady rate")
         #expect(destination.description == "rtmp://a.rtmp.youtube.com/live2/…")
+    }
+
+    @Test func srtIsMPEGTSAsTheCallerAndHidesItsSecrets() throws {
+        let text = "srt://ingest.example:9000?streamid=%23!::r=live/demo,m=publish&passphrase=0123456789abcdef"
+        let destination = try PushDestination.parse(text, environment: [:])
+        guard case .packets(let link) = destination else {
+            Issue.record("not a packet destination: \(destination)")
+            return
+        }
+        #expect(link.format == "mpegts" && link.url.absoluteString == text)
+        #expect(link.options == [.init("mode", "caller"), .init("connect_timeout", "5000")])
+        #expect(link.steadyRateReason == "MPEG-TS carries no frame durations" && !link.verifiesTLS)
+        #expect(destination.description == "srt://ingest.example:9000?…")
+        #expect(try PushDestination.parse("srt://10.0.0.2:9000", environment: [:]).description == "srt://10.0.0.2:9000")
     }
 
     @Test(arguments: [
         (
             "ftp://host/x/",
-            "--push ftp://host/x/: unknown scheme 'ftp'; use http(s)://HOST/PATH/, s3://BUCKET/PREFIX/ or rtmp(s)://HOST/APP/KEY"
+            "--push ftp://host/x/: unknown scheme 'ftp'; use http(s)://HOST/PATH/, s3://BUCKET/PREFIX/, rtmp(s)://HOST/APP/KEY or srt://HOST:PORT"
         ),
         (
             "not a url",
-            "--push not a url: not a URL; use http(s)://HOST/PATH/, s3://BUCKET/PREFIX/ or rtmp(s)://HOST/APP/KEY"
+            "--push not a url: not a URL; use http(s)://HOST/PATH/, s3://BUCKET/PREFIX/, rtmp(s)://HOST/APP/KEY or srt://HOST:PORT"
         ),
         (
             "s3://bucket/p/",
@@ -63,6 +82,17 @@ import Testing
         ),
         ("rtmp://host/app", "--push rtmp://host/app: expected rtmp://HOST/APP/STREAM-KEY"),
         ("http://host/x/?a=b", "--push http://host/x/?a=b: expected http(s)://HOST/PATH/ with no query"),
+        ("srt://host", "--push srt://host: expected srt://HOST:PORT[?streamid=…&passphrase=…]"),
+        ("srt://host:9000/x", "--push srt://host:9000/x: expected srt://HOST:PORT[?streamid=…&passphrase=…]"),
+        (
+            "srt://host:9000?mode=listener",
+            "--push srt://host:9000?mode=listener: unknown SRT option 'mode'; expected srt://HOST:PORT[?streamid=…&passphrase=…]"
+        ),
+        (
+            "srt://host:9000?passphrase=short",
+            "--push srt://host:9000?passphrase=short: an SRT passphrase is 10 to 64 characters"
+        ),
+        ("srt://host:9000?streamid=", "--push srt://host:9000?streamid=: a streamid is 1 to 512 characters"),
     ])
     func badValuesAreRefusedInOneLine(value: String, message: String) {
         #expect(throws: PushDestination.Refusal(description: message)) {

@@ -3,13 +3,13 @@ public import Foundation
 public import Media
 import Metrics
 
-/// Sends the broadcast's own H.264/AAC packets as FLV over RTMP(S) with libavformat: what YouTube
-/// Live, Twitch and nginx-rtmp ingest. No second encode: the packets are the ones HLS is cut from.
+/// Sends the broadcast's own H.264/AAC packets over a ``PacketLink`` with libavformat (FLV over
+/// RTMP, MPEG-TS over SRT). No second encode: the packets are the ones HLS is cut from.
 ///
 /// It runs on a thread of its own behind a bounded queue that drops the oldest packets, so the
 /// encoders never wait for the network. After a drop or a lost connection it resumes on the next
 /// keyframe; a lost connection is reconnected with backoff, and each episode is said once.
-public final class RTMPPusher: Sendable {
+public final class PacketPusher: PacketSink {
     public let destination: String
     public let status: PushStatus
     private let queue: BoundedQueue<EncodedPacket>
@@ -18,9 +18,8 @@ public final class RTMPPusher: Sendable {
     private let abort: Flag
 
     /// Starts the sender's thread. `streams`: the tracks, as the encoders describe them.
-    public init(
-        url: URL, destination: String, channel: String, streams: [StreamDescription], report: @escaping EventReporter
-    ) {
+    public init(link: PacketLink, channel: String, streams: [StreamDescription], report: @escaping EventReporter) {
+        let destination = link.description
         self.destination = destination
         let status = PushStatus(destination: destination)
         self.status = status
@@ -30,12 +29,12 @@ public final class RTMPPusher: Sendable {
         let abort = Flag()
         self.abort = abort
         let dimensions = [("channel", channel), ("destination", destination)]
-        let connection = RTMPConnection(
-            url: url.absoluteString, destination: destination, streams: streams, queue: queue, abort: abort,
+        let connection = PacketConnection(
+            link: link, streams: streams, queue: queue, abort: abort,
             status: status, report: report,
             bytes: Metrics.Counter(label: "onair_push_bytes_total", dimensions: dimensions),
             failures: Metrics.Counter(label: "onair_push_failures_total", dimensions: dimensions))
-        thread = WorkerThread(name: "onair-rtmp") { connection.run() }
+        thread = WorkerThread(name: "onair-" + (link.url.scheme ?? "push")) { connection.run() }
     }
 
     /// Hands a packet over without waiting; the oldest queued one goes when the queue is full.
@@ -43,8 +42,8 @@ public final class RTMPPusher: Sendable {
         queue.push(packet)
     }
 
-    /// Ends the stream: what is queued is sent and the FLV trailer written. Returns false when that
-    /// took longer than `timeout`; the connection is then abandoned.
+    /// Ends the stream: what is queued is sent and the container's trailer written. Returns false
+    /// when that took longer than `timeout`; the connection is then abandoned.
     @discardableResult
     public func finish(within timeout: Duration) -> Bool {
         queue.close()
@@ -54,9 +53,10 @@ public final class RTMPPusher: Sendable {
     }
 }
 
-/// The sender's thread: connect, send, reconnect. Used by that thread only.
-private final class RTMPConnection: @unchecked Sendable {
-    let url: String
+/// The sender's thread: connect, send, reconnect. Used by that thread only (unchecked: it holds a
+/// libavformat context, which is not Sendable).
+private final class PacketConnection: @unchecked Sendable {
+    let link: PacketLink
     let destination: String
     let streams: [StreamDescription]
     let queue: BoundedQueue<EncodedPacket>
@@ -71,12 +71,12 @@ private final class RTMPConnection: @unchecked Sendable {
     private var failedAt = 0.0
 
     init(
-        url: String, destination: String, streams: [StreamDescription], queue: BoundedQueue<EncodedPacket>,
+        link: PacketLink, streams: [StreamDescription], queue: BoundedQueue<EncodedPacket>,
         abort: Flag, status: PushStatus, report: @escaping EventReporter, bytes: Metrics.Counter,
         failures: Metrics.Counter
     ) {
-        self.url = url
-        self.destination = destination
+        self.link = link
+        self.destination = link.description
         self.streams = streams
         self.queue = queue
         self.abort = abort
@@ -128,7 +128,9 @@ private final class RTMPConnection: @unchecked Sendable {
 
     private func connect() throws(LibavError) {
         var allocated: UnsafeMutablePointer<AVFormatContext>?
-        try check(avformat_alloc_output_context2(&allocated, nil, "flv", url), "avformat_alloc_output_context2")
+        let url = link.url.absoluteString
+        try check(
+            avformat_alloc_output_context2(&allocated, nil, link.format, url), "avformat_alloc_output_context2")
         let context = try LibavAllocation(allocated, "avformat_alloc_output_context2") { avformat_free_context($0) }
         var created: [TrackID: Int32] = [:]
         for stream in streams {
@@ -141,9 +143,12 @@ private final class RTMPConnection: @unchecked Sendable {
         defer { av_dict_free(&options) }
         // Give up a connection that stalls for 5 s; reconnecting is better than waiting forever.
         av_dict_set(&options, "rw_timeout", "5000000", 0)
-        // RTMPS: the ingest's certificate is verified (libavformat's TLS does not unless asked).
-        av_dict_set(&options, "tls_verify", "1", 0)
-        if let authorities = PushTrust.authorities { av_dict_set(&options, "ca_file", authorities, 0) }
+        for option in link.options { av_dict_set(&options, option.name, option.value, 0) }
+        if link.verifiesTLS {
+            // libavformat's TLS verifies the server's certificate only when asked.
+            av_dict_set(&options, "tls_verify", "1", 0)
+            if let authorities = PushTrust.authorities { av_dict_set(&options, "ca_file", authorities, 0) }
+        }
         var interrupt = AVIOInterruptCB(
             callback: { opaque in
                 guard let opaque else { return 0 }
@@ -151,7 +156,7 @@ private final class RTMPConnection: @unchecked Sendable {
             }, opaque: Unmanaged.passUnretained(abort).toOpaque())
         try check(avio_open2(&context.pointer.pointee.pb, url, AVIO_FLAG_WRITE, &interrupt, &options), "connecting")
         do {
-            try check(avformat_write_header(context.pointer, nil), "sending the FLV header")
+            try check(avformat_write_header(context.pointer, nil), "sending the \(link.format) header")
         } catch {
             avio_closep(&context.pointer.pointee.pb)
             throw error
