@@ -34,12 +34,10 @@ public final class AudioMixer: AudioSource, @unchecked Sendable {
         secondaryInput = try MixerInput(gain: Float(pow(10, secondaryGain / 20)))
         let frames = secondaryFrames
         let handoff = Handoff(source: secondary)
-        let thread = Thread {
+        _ = WorkerThread(name: "onair-audio-mix") {
             while let frame = try? handoff.source.read() { frames.push(frame) }
             frames.close()
         }
-        thread.name = "onair-audio-mix"
-        thread.start()
     }
 
     public func read() throws -> AudioFrame? {

@@ -3,7 +3,8 @@ public import Foundation
     import Glibc
 #endif
 
-/// A thread of its own for work that blocks (a sink, a network sender), and a way to wait for its end.
+/// A thread of its own for work that blocks (a pipeline stage, a sink, a network sender), and a way
+/// to wait for its end: the one way onair starts a thread.
 public final class WorkerThread: Sendable {
     private let done = DispatchSemaphore(value: 0)
 
@@ -30,6 +31,22 @@ public final class WorkerThread: Sendable {
         let bytes = Array(name.utf8.prefix(15))
         _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         close(descriptor)
+    }
+
+    /// Runs a blocking pipeline stage on a thread of its own, off the cooperative pool, and resumes
+    /// the caller with what it returns or throws.
+    public static func run<Result: Sendable>(name: String, _ body: @escaping @Sendable () throws -> Result)
+        async throws -> Result
+    {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
+            _ = WorkerThread(name: name) {
+                do {
+                    continuation.resume(returning: try body())
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
     }
 
     /// Waits for the body to return; false when it took longer than `timeout` (it goes on).

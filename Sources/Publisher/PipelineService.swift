@@ -151,7 +151,7 @@ final class PipelineService: Service, @unchecked Sendable {
                 return nil
             }
             group.addTask {
-                try? await StageThread.run(name: "onair-drain") {
+                try? await WorkerThread.run(name: "onair-drain") {
                     let deadline = Double(MediaClock.monotonicNanoseconds()) / 1e9 + Double(limit)
                     var late = pending
                     while !late.isEmpty, !hurry.isSet, Double(MediaClock.monotonicNanoseconds()) / 1e9 < deadline {
@@ -179,7 +179,7 @@ final class PipelineService: Service, @unchecked Sendable {
         _ name: String, closing queues: [BoundedQueue<Element>], _ body: @escaping @Sendable () throws -> Void
     ) async throws {
         do {
-            try await StageThread.run(name: "onair-\(name)", body)
+            try await WorkerThread.run(name: "onair-\(name)", body)
         } catch {
             logger.error("\(name) failed: \(error)")
             stop.requestStop(at: 0)

@@ -309,17 +309,18 @@ def assert_played_on(samples, killed, label, restarted=False):
     assert len([s for s in stalls if s > 0.5]) <= 1 and max(stalls, default=0) < 2, stalls
 
 
+@pytest.mark.parametrize("kind", ["nginx", "varnish"])
 @pytest.mark.parametrize("engine", ["native", "mse"])
-def test_the_watch_page_plays_on_through_an_edge_when_the_primary_dies(twins, page, engine, tmp_path):
+def test_the_watch_page_plays_on_through_an_edge_when_the_primary_dies(twins, page, engine, kind, tmp_path):
     primary, twin, _ = twins
-    edge = NginxEdge(tmp_path / "nginx", primary.port, twin.port)
+    edge = (NginxEdge if kind == "nginx" else VarnishEdge)(tmp_path / kind, primary.port, twin.port)
     try:
         samples, killed = play_across_a_death(page, f"{edge.base}/watch/demo?engine={engine}", primary)
         page.get("about:blank")
     finally:
         edge.stop()
         back(primary)
-    assert_played_on(samples, killed, engine)
+    assert_played_on(samples, killed, f"{engine} through {kind}")
 
 
 @pytest.fixture(scope="module")

@@ -494,7 +494,7 @@ public final class OriginChannels: Sendable {
     /// Lets ended recordings write what they have queued, on a thread of their own.
     private static func finish(_ runners: [SinkRunner]) {
         guard !runners.isEmpty else { return }
-        Thread.detachNewThread {
+        _ = WorkerThread(name: "onair-rec-end") {
             for runner in runners { _ = runner.finish(within: .seconds(30)) }
         }
     }
