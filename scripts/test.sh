@@ -6,7 +6,7 @@ scripts/setup.sh
 echo "== unit tests (swift test)"
 swift test 2>&1 | grep -vE "^\[[0-9]+/[0-9]+\] (Compiling|Emitting|Write|Linking)|^Building|^warning: .*(unhandled|should be located)"
 echo "== web player unit tests (node --test)"
-node --test Tests/Web
+node --test --test-reporter=spec Tests/Web
 echo "== fuzzing the request and playlist parsers and the ingest (libFuzzer, 30 s each from the committed corpora)"
 FUZZ_SEED=1 scripts/fuzz.sh 30
 echo "== end-to-end tests (pytest)"

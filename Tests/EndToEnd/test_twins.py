@@ -255,13 +255,17 @@ def test_a_hundred_viewers_on_an_edge_cost_one_request_per_object_over_both_orig
     assert requests <= 1.1 * len(viewers.uris), (requests, len(viewers.uris), viewers.requests)
 
 
-def play_across_a_death(page, url, victim, restarts=0):
+def play_across_a_death(page, url, victim, restarts=0, top_quality=False):
     """Opens a watch page, lets it play, kills `victim` (an origin) 2 s in and samples the time code
     on screen every 0.1 s for 8 s more: the samples (when, time code in seconds) and when it died.
-    The player plays on, having started over `restarts` times."""
+    The player plays on, having started over `restarts` times. `top_quality`: a ladder's largest
+    rung is chosen from the quality menu (the time code is too small to read in the smallest)."""
     from browser import assert_played_through, player_status, time_code_reader
 
     page.get(url)
+    if top_quality:
+        wait_until(lambda: page.execute_script("return window.onair.variants.length") > 1, 30, what="the variants")
+        page.execute_script("window.onair.setQuality(window.onair.variants.length - 1)")
     wait_until(lambda: (player_status(page)["time"] or 0) > 4, 30, interval=0.1, what="playback")
     generation = page.execute_script("return window.onair.generation")
     shown = time_code_reader(page)
@@ -407,8 +411,12 @@ def test_a_publishers_own_server_and_an_origin_serve_the_same_text():
         origin.stop()
 
 
-def test_twins_serve_a_ladder_alike_rung_by_rung():
-    primary, twin = Origin(), Origin()
+def test_twins_serve_a_ladder_alike_rung_by_rung_and_a_player_moves_with_its_sound(page):
+    from browser import console_errors
+
+    ports = free_port(), free_port()
+    pathways = ("--pathway", f"a=http://127.0.0.1:{ports[0]}", "--pathway", f"b=http://127.0.0.1:{ports[1]}")
+    primary, twin = Origin(*pathways, port=ports[0]), Origin(*pathways, port=ports[1])
     publisher = Publisher("--renditions", "360p,180p", "--low-latency", "--part-duration", "0.2", "--no-serve",
                           "--push", primary.ingest("ladder"), "--push", twin.ingest("ladder"),
                           "--push-header", f"Authorization: Bearer {TOKEN}", channel="ladder")
@@ -443,6 +451,17 @@ def test_twins_serve_a_ladder_alike_rung_by_rung():
         numbers = {rung: MediaPlaylist(fetch(f"{twin.base}/live/ladder/{rung}/media.m3u8").text).sequence
                    for rung in ("360p", "180p", "audio")}
         assert len(set(numbers.values())) == 1, numbers
+        # Offered on both pathways, each with its own sound: the watch page's player moves to the
+        # twin with every rung and the sound, without starting over.
+        samples, killed = play_across_a_death(page, f"{primary.base}/watch/ladder?engine=mse", primary,
+                                              top_quality=True)
+        sound = page.execute_script("return window.onair.sound && window.onair.sound.uri")
+        pathway = page.execute_script("return window.onair.pathway")
+        page.get("about:blank")
+        refused = console_errors(page)
+        assert (pathway, sound.split("?")[0]) == ("b", f"{twin.base}/live/ladder/audio/media.m3u8")
+        assert_played_on(samples, killed, "a ladder without an edge")
+        assert all(error.startswith(primary.base + "/") for error in refused), refused
     finally:
         publisher.kill()
         primary.stop()
