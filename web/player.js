@@ -385,6 +385,8 @@
                     continue;
                 }
                 let wait = 0.1;
+                // Its origin failed and the player is on a twin that is not passed over: asked there at once.
+                let retryAtOnce = false;
                 try {
                     const blocking = this.playlist && player.engine === "mse" && this.playlist.canBlockReload && !this.playlist.ended;
                     const address = player.withSession(blocking ? blockingURL(this.uri, this.playlist) : this.uri);
@@ -393,10 +395,10 @@
                     try {
                         response = await get(address, 4 * player.targetDuration());
                     } catch (error) {
-                        player.failOver(pathway);
+                        retryAtOnce = player.failOver(pathway);
                         throw error;
                     }
-                    if (response.status >= 500) player.failOver(pathway);
+                    if (response.status >= 500) retryAtOnce = player.failOver(pathway);
                     if (!response.ok) throw new Error("sound playlist: HTTP " + response.status);
                     const playlist = parseMediaPlaylist(await response.text(), response.url);
                     if (generation !== player.generation) return;
@@ -422,8 +424,7 @@
                     wait = blocking ? 0 : Math.min(1, playlist.targetDuration / 2);
                 } catch (error) {
                     player.problem = String(error.message || error);
-                    // Moved to a twin that is not passed over: asked there at once.
-                    wait = Date.now() - player.movedAt < 100 && !(player.penalties[player.pathway] > Date.now()) ? 0 : 1;
+                    wait = retryAtOnce ? 0 : 1;
                 }
                 if (wait > 0) await sleep(wait);
             }
@@ -499,7 +500,6 @@
             this.pathway = null;
             this.penalties = {};
             this.pathwayMoves = 0;
-            this.movedAt = 0;
             this.level = 0;
             this.pinned = null;
             this.rate = new RateChooser();
@@ -701,6 +701,7 @@
                 let wait = 1;
                 try {
                     await this.reload();
+                    this.retryAtOnce = false;
                     this.problem = null;
                     this.failingSince = null;
                     if (this.playlist) wait = this.blocking() ? 0 : Math.min(1, this.playlist.targetDuration / 2);
@@ -717,8 +718,9 @@
                     const outage = (Date.now() - this.failingSince) / 1000;
                     const brief = this.state === "live" && this.variant && outage < Math.max(10, 3 * this.targetDuration());
                     if (this.state !== "ended" && !brief) this.setState("waiting");
-                    // Moved to a twin that is not passed over: asked there at once.
-                    wait = Date.now() - this.movedAt < 100 && !(this.penalties[this.pathway] > Date.now()) ? 0 : 2;
+                    // On a twin that is not passed over (moved to now, or by another request): asked there at once.
+                    wait = this.retryAtOnce ? 0 : 2;
+                    this.retryAtOnce = false;
                 }
                 if (wait > 0) await this.nap(wait);
             }
@@ -782,7 +784,6 @@
         usePathway(id) {
             if (!this.pathways || id === this.pathway || !this.pathways.ids.includes(id)) return;
             this.pathway = id;
-            this.movedAt = Date.now();
             this.pathwayMoves += 1;
             const { text, base } = this.variantText;
             this.variants = parseVariants(text, base).filter((variant) => variant.pathway === id);
@@ -872,19 +873,21 @@
                 this.variant = this.variants[this.level];
             }
             const requested = this.variant;
+            const pathway = this.pathway;
             let response;
             try {
                 response = await get(this.reloadURL(), 4 * this.targetDuration());
             } catch (error) {
                 // The origin is gone: its twin serves the same playlist, under the same numbers.
-                if (this.variant === requested) this.failOver(this.pathway);
+                this.retryAtOnce = this.failOver(pathway);
                 throw error;
             }
-            // The player moved to another variant meanwhile: this playlist is not its own any more.
+            if (!response.ok && (response.status >= 500 || (response.status === 404 && this.pathways)))
+                this.retryAtOnce = this.failOver(pathway);
+            // The player moved to another variant (or twin) meanwhile: this playlist is not its own any more.
             if (this.variant !== requested) return;
             if (!response.ok) {
-                if (response.status >= 500 || (response.status === 404 && this.pathways)) this.failOver(this.pathway);
-                else if (response.status === 404) this.variant = null;
+                if (response.status === 404 && !this.pathways) this.variant = null;
                 throw new Error("media playlist: HTTP " + response.status);
             }
             const text = await response.text();

@@ -238,6 +238,23 @@ def flv_streams(path):
     return probe
 
 
+def check_received(path, container):
+    """What a packet destination kept of one connection (an FLV recording, an MPEG-TS capture): the
+    published H.264 and AAC at 640x360 in `container`, starting on a keyframe, decoding without an error."""
+    probe = flv_streams(path)
+    assert sorted(stream["codec_name"] for stream in probe["streams"]) == ["aac", "h264"], probe
+    assert probe["format"]["format_name"] == container
+    video = next(stream for stream in probe["streams"] if stream["codec_type"] == "video")
+    assert (video["width"], video["height"]) == (640, 360)
+    packets = json.loads(subprocess.run(
+        ["ffprobe", "-v", "error", "-select_streams", "v", "-show_entries", "packet=flags", "-of", "json",
+         str(path)], capture_output=True, text=True, check=True).stdout)["packets"]
+    assert packets[0]["flags"].startswith("K"), "each connection starts on a keyframe"
+    result = subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-f", "null", "-"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+
+
 def test_rtmp_gets_the_same_encode_and_reconnects_after_the_ingest_restarts(tmp_path):
     nginx = Nginx(tmp_path / "rtmp", webdav=False, rtmp=True)
     publisher = Publisher(*SMALL, "--push", f"rtmp://127.0.0.1:{nginx.port}/live/secret-key")
@@ -256,18 +273,7 @@ def test_rtmp_gets_the_same_encode_and_reconnects_after_the_ingest_restarts(tmp_
         assert publisher.stop() == 0
         nginx.stop()
         for path in recordings.glob("*.flv"):
-            probe = flv_streams(path)
-            codecs = sorted(stream["codec_name"] for stream in probe["streams"])
-            assert codecs == ["aac", "h264"], codecs
-            video = next(stream for stream in probe["streams"] if stream["codec_type"] == "video")
-            assert (video["width"], video["height"]) == (640, 360)
-            packets = json.loads(subprocess.run(
-                ["ffprobe", "-v", "error", "-select_streams", "v", "-show_entries", "packet=flags", "-of", "json",
-                 str(path)], capture_output=True, text=True, check=True).stdout)["packets"]
-            assert packets[0]["flags"].startswith("K"), "each recording starts on a keyframe"
-            result = subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-f", "null", "-"],
-                                    capture_output=True, text=True, timeout=60)
-            assert result.returncode == 0 and result.stderr == "", result.stderr
+            check_received(path, "flv")
         assert len(events(publisher, "push_failed")) == 1, "said once per episode"
     finally:
         publisher.kill()
@@ -324,18 +330,7 @@ def test_srt_gets_the_same_encode_and_reconnects_after_the_listener_restarts(tmp
         assert publisher.stop() == 0
         listener.stop()
         for path in listener.runs:
-            probe = flv_streams(path)
-            assert sorted(stream["codec_name"] for stream in probe["streams"]) == ["aac", "h264"], probe
-            assert probe["format"]["format_name"] == "mpegts"
-            video = next(stream for stream in probe["streams"] if stream["codec_type"] == "video")
-            assert (video["width"], video["height"]) == (640, 360)
-            packets = json.loads(subprocess.run(
-                ["ffprobe", "-v", "error", "-select_streams", "v", "-show_entries", "packet=flags", "-of", "json",
-                 str(path)], capture_output=True, text=True, check=True).stdout)["packets"]
-            assert packets[0]["flags"].startswith("K"), "each connection starts on a keyframe"
-            result = subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-f", "null", "-"],
-                                    capture_output=True, text=True, timeout=60)
-            assert result.returncode == 0 and result.stderr == "", result.stderr
+            check_received(path, "mpegts")
         assert len(events(publisher, "push_failed")) == 1, "said once per episode"
     finally:
         publisher.kill()
