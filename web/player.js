@@ -823,7 +823,8 @@
 
         /**
          * Reads the steering manifest (on the pathway played) and again every TTL seconds; moves to
-         * the pathway it ranks first when that one is not passed over.
+         * the pathway it ranks first when that one is not passed over (the MSE engine at any time,
+         * the browser's HLS before it starts).
          */
         async steer(uri) {
             this.steering = uri;
@@ -837,8 +838,10 @@
                 if (Array.isArray(manifest["PATHWAY-PRIORITY"])) this.priority = manifest["PATHWAY-PRIORITY"].map(String);
                 if (manifest["RELOAD-URI"]) this.steering = new URL(manifest["RELOAD-URI"], response.url).href;
                 wait = Math.max(1, Number(manifest.TTL) || 300);
+                // The browser's HLS would start again to move: it stays until its pathway fails.
                 const best = this.rankedPathways()[0];
-                if (best && !(this.penalties[best] > Date.now())) this.usePathway(best);
+                const settled = this.engine === "native" && this.attached;
+                if (best && !settled && !(this.penalties[best] > Date.now())) this.usePathway(best);
             } catch (error) {
                 // Its server is away: the pathways keep their order, asked again later.
             }
