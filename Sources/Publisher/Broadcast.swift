@@ -68,38 +68,21 @@ public final class Broadcast: Sendable {
         {
             previous = outputs.map { _ in nil }
         }
-        // The recording: a new folder, or the one a killed broadcast left unfinished, continued.
-        let recording = config.recordDirectory.map {
-            RecordingPlan.plan(
-                root: URL(fileURLWithPath: $0), channel: config.channel,
-                renditions: isLadder ? outputs.map { $0 } : [nil], format: config.format,
-                startedAt: MediaClock.wallMilliseconds())
-        }
-        let retention = config.recordDirectory.flatMap { root in
-            config.recordKeep == nil && config.recordMaxBytes == nil
-                ? nil
-                : RecordingRetention(
-                    root: URL(fileURLWithPath: root), channel: config.channel, keep: config.recordKeep,
-                    maxBytes: config.recordMaxBytes)
-        }
-        let recordingDestination = recording.map(RecordingDestination.init)
+        let destinations = config.destinations(report: hub.reporter)
+        // The recordings: on disk a new folder, or the one a killed broadcast left unfinished,
+        // continued (planned now: its folder is said before the broadcast starts); in object
+        // storage a new one each broadcast, under its start time.
+        let recordings = destinations.run(
+            of: config.channel, renditions: isLadder ? outputs.map { $0 } : [nil], format: config.format,
+            startedAt: MediaClock.wallMilliseconds())
+        let recording = recordings?.disk?.resolved
         // The broadcast's clock starts once what reads the disk (an earlier run, the recording's plan)
         // is done: a slow disk delays the start, never the first frames.
         let earlierStart = config.numberingRecord.flatMap {
             (try? String(contentsOfFile: $0, encoding: .utf8)).flatMap(EpochNumbering.Start.init(text:))
         }
         let clock = MediaClock.start()
-        // The recording in object storage: a new recording each broadcast, under its start time.
-        let cloudRecording = config.recordS3.map { location in
-            let storage = S3RecordingStorage(location: location)
-            let path = "\(config.channel)/\(RecordingPlan.folderName(startedAt: clock.anchorWallMilliseconds))"
-            return (
-                plan: RecordingDestination(
-                    RecordingPlan(folder: URL(fileURLWithPath: "/" + path), continuing: [:])),
-                storage: storage, address: storage.address + path + "/"
-            )
-        }
-        if let cloudRecording { logger.notice("recording to \(cloudRecording.address)") }
+        if let address = recordings?.cloudAddress { logger.notice("recording to \(address)") }
         if let recording {
             logger.notice(
                 recording.continuing.isEmpty
@@ -107,11 +90,8 @@ public final class Broadcast: Sendable {
                     : "continuing the recording in \(recording.folder.path): the broadcast before did not stop cleanly")
         }
         // The rewind window: scratch space on disk, one folder per rendition, removed at the end.
-        let dvr = try config.dvrSeconds.map { seconds in
-            try DVRFolder.make(
-                root: config.dvrDirectory.map { URL(fileURLWithPath: $0) }
-                    ?? DVRFolder.defaultRoot(environment: ProcessInfo.processInfo.environment),
-                channel: config.channel, seconds: seconds)
+        let dvr = try destinations.rewind.map {
+            try DVRFolder.make(root: $0.root, channel: config.channel, seconds: $0.seconds)
         }
         if let dvr {
             logger.notice(
@@ -177,32 +157,12 @@ public final class Broadcast: Sendable {
                     root: $0, channel: config.channel, rendition: folder, writesIndex: number == 0,
                     earlier: previous[number], report: hub.reporter)
             }
-            // Each sink on its own thread: the live store viewers read, the folder, the push destinations.
-            let pushes = config.push.compactMap {
-                PushSink.make(
-                    $0, channel: config.channel, rendition: folder, writesIndex: number == 0, report: hub.reporter)
-            }
-            // Its folders are made on the recorder's own thread, with the first segment.
-            let recorder = recordingDestination.map { destination in
-                RecordingSink(
-                    plan: destination, rendition: folder, writesIndex: number == 0, retention: retention, after: nil,
-                    destination: (folder.map { destination.resolved.folder.appendingPathComponent($0) }
-                        ?? destination.resolved.folder).path,
-                    report: hub.reporter)
-            }
-            let cloudRecorder = cloudRecording.map {
-                RecordingSink(
-                    plan: $0.plan, rendition: folder, writesIndex: number == 0, retention: nil, after: nil,
-                    destination: $0.address + (folder.map { $0 + "/" } ?? ""), storage: $0.storage,
-                    report: hub.reporter)
-            }
-            let rewind = try dvr.map {
-                try DVRSink(folder: $0.folder(of: folder), seconds: $0.seconds, report: hub.reporter)
-            }
-            let runners =
-                [SinkRunner(store)] + (mirror.map { [SinkRunner($0)] } ?? []) + pushes.map { SinkRunner($0) }
-                + (recorder.map { [SinkRunner($0)] } ?? []) + (cloudRecorder.map { [SinkRunner($0)] } ?? [])
-                + (rewind.map { [SinkRunner($0)] } ?? [])
+            // Each sink on its own thread: the live store viewers read, the folder, and where the
+            // channel's destinations send it (pushes, the rewind window, recordings).
+            let sent =
+                destinations.lastingSinks(of: config.channel, rendition: folder, writesIndex: number == 0)
+                + (recordings?.sinks(rendition: folder, writesIndex: number == 0, after: nil) ?? [])
+            let runners = [SinkRunner(store)] + (mirror.map { [SinkRunner($0)] } ?? []) + sent.map { SinkRunner($0) }
             // The audio rendition is cut on the same grid, at the first AAC frame on or after each point.
             let segmenter =
                 rung == nil
@@ -226,7 +186,7 @@ public final class Broadcast: Sendable {
             }
             stores.append(store)
             sinks += runners
-            pushSinks += pushes
+            pushSinks += sent.compactMap { $0 as? PushSink }
         }
         let store = stores[0]
         let packetSinks = config.push.compactMap { destination -> (any PacketSink)? in
@@ -334,9 +294,9 @@ public final class Broadcast: Sendable {
                 "publishing channel \(config.channel): watch at \(url), playlist \(config.server.playlistURL(channel: config.channel))\(pushing)"
             )
         }
-        let destinations = pushSinks.map(\.status) + packetSinks.map(\.status)
         let status = StatusReporter(
-            store: store, stats: stats, url: config.serve ? url : "", destinations: destinations, paused: pause,
+            store: store, stats: stats, url: config.serve ? url : "",
+            destinations: pushSinks.map(\.status) + packetSinks.map(\.status), paused: pause,
             interactive: showStatus, report: hub.reporter, logger: logger)
         // Shutdown runs in reverse order: the pipeline finishes its last segment while the server still answers,
         // and the server stays while viewers fetch the end of the stream.

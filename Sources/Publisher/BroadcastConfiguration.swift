@@ -1,3 +1,4 @@
+import Foundation
 public import Capture
 public import Media
 public import Encoding
@@ -118,5 +119,22 @@ public struct BroadcastConfiguration: Sendable {
     /// five a second: 402 of 600 slots encoded, 0.45x ffmpeg's CPU (BENCHMARKS.md).
     static func topOff(fps: Int) -> [Int] {
         Array(Set([fps * 4 / 15, fps * 2 / 3].filter { $0 > 0 })).sorted()
+    }
+
+    /// Where the channel goes besides its live store and `--hls-dir`, as `onair serve` describes
+    /// its channels' too.
+    func destinations(report: @escaping EventReporter) -> ChannelDestinations {
+        ChannelDestinations(
+            push: push,
+            record: recordDirectory.map {
+                .init(root: URL(fileURLWithPath: $0), keep: recordKeep, maxBytes: recordMaxBytes)
+            },
+            recordS3: recordS3,
+            rewind: dvrSeconds.map {
+                .init(
+                    root: dvrDirectory.map { URL(fileURLWithPath: $0) }
+                        ?? DVRFolder.defaultRoot(environment: ProcessInfo.processInfo.environment),
+                    seconds: $0)
+            }, report: report)
     }
 }

@@ -1,4 +1,5 @@
 public import Logging
+import HLS
 import Metrics
 import Media
 public import Prometheus
@@ -13,11 +14,18 @@ public struct OriginServer {
         public var server: ServerConfiguration
         public var tokens: IngestTokens
         public var channels: OriginChannels.Settings
+        /// Where each channel goes besides its live store (`--push`, `--record`, `--dvr`); its
+        /// events are the origin's log lines.
+        public var destinations: ChannelDestinations
 
-        public init(server: ServerConfiguration, tokens: IngestTokens, channels: OriginChannels.Settings) {
+        public init(
+            server: ServerConfiguration, tokens: IngestTokens, channels: OriginChannels.Settings,
+            destinations: ChannelDestinations = ChannelDestinations(report: { _, _ in })
+        ) {
             self.server = server
             self.tokens = tokens
             self.channels = channels
+            self.destinations = destinations
         }
     }
 
@@ -35,12 +43,24 @@ public struct OriginServer {
         let registry = ChannelRegistry()
         let viewers = ViewerRegistry()
         let logger = logger
+        var destinations = configuration.destinations
+        destinations.report = { code, message in
+            logger.log(
+                level: code.isProblem ? .warning : .notice, "\(message)", metadata: ["event": "\(code.rawValue)"])
+        }
+        if let rewind = destinations.rewind {
+            DVRFolder.removeAbandoned(in: rewind.root)
+            logger.notice(
+                "viewers can rewind each channel \(DVRFolder.describe(seconds: rewind.seconds)); the windows are kept in \(rewind.root.path)"
+            )
+        }
+        if !destinations.push.isEmpty {
+            logger.notice(
+                "pushing each channel on to \(destinations.push.map { "\($0.description)<channel>/" }.joined(separator: ", "))"
+            )
+        }
         let channels = OriginChannels(
-            settings: configuration.channels, registry: registry,
-            report: { code, message in
-                logger.log(
-                    level: code.isProblem ? .warning : .notice, "\(message)", metadata: ["event": "\(code.rawValue)"])
-            }
+            settings: configuration.channels, registry: registry, outputs: destinations
         ) { change in
             switch change {
             case .live(let name): logger.notice("channel \(name) is live: its publisher is pushing")
@@ -80,6 +100,7 @@ public struct OriginServer {
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: Logger(label: "onair.services", factory: { _ in SwiftLogNoOpLogHandler() })))
         try await group.run()
+        channels.close(within: .seconds(10))
     }
 
     /// Ends silent channels and removes old ones, once a second.

@@ -133,6 +133,23 @@ public enum PushDestination: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The destination as logs and events name it: no password, no stream key.
+    /// The same destination one folder down (`http://host/ingest/` → `http://host/ingest/demo/`): an
+    /// origin pushes each channel it hosts onward in a folder of its own. Packet destinations are
+    /// one stream each, and stay as they are.
+    public func inFolder(_ name: String) -> PushDestination {
+        switch self {
+        case .http(let base, let headers):
+            .http(base: base.appendingPathComponent(name, isDirectory: true), headers: headers)
+        case .s3(var location):
+            {
+                location.prefix += name + "/"
+                return .s3(location)
+            }()
+        case .packets:
+            self
+        }
+    }
+
     public var description: String {
         switch self {
         case .http(let base, _):

@@ -66,6 +66,9 @@ struct Publish: AsyncParsableCommand {
     @OptionGroup(title: "Publishing to servers, S3, RTMP and SRT services")
     var push: PushOptions
 
+    @OptionGroup(title: "Publishing to servers, S3, RTMP and SRT services")
+    var serving: ServingSwitch
+
     @Option(help: ArgumentHelp("Stop by itself after this long (30s, 10m, 1h). Default: at Ctrl-C.", valueName: "time"))
     var duration: DurationValue?
 
@@ -85,7 +88,10 @@ struct Publish: AsyncParsableCommand {
                     ? "--record-mp4 is made from a recording on this machine's disk, not one in object storage"
                     : "--record-mp4 needs --record DIR: the MP4 is made from the recording")
         }
-        if rewind.dvr != nil, push.noServe {
+        if serving.noServe, push.destinations.isEmpty {
+            throw ValidationError("--no-serve needs at least one --push destination: the stream would go nowhere")
+        }
+        if rewind.dvr != nil, serving.noServe {
             throw ValidationError("--dvr needs the built-in server: viewers rewind through it (drop --no-serve)")
         }
         if let duration, duration.seconds <= 0 || duration.seconds > 366 * 86400 {
@@ -104,16 +110,10 @@ struct Publish: AsyncParsableCommand {
     /// A `--push` to this publisher's own server would never be taken (it is no origin): refused
     /// before anything starts.
     private func checkNotPushingToItself() throws {
-        guard !push.noServe else { return }
-        let own = ["localhost", "127.0.0.1", "::1", "[::1]", "0.0.0.0", server.host.lowercased()]
-        for case .http(let base, _) in try push.parsed(environment: ProcessInfo.processInfo.environment) {
-            let port = base.port ?? (base.scheme?.lowercased() == "https" ? 443 : 80)
-            guard port == server.port, let host = base.host?.lowercased(),
-                own.contains(host) || host.hasPrefix("127.")
-            else { continue }
-            throw ValidationError(
-                "--push \(base.absoluteString) is this publisher's own server (port \(port)): push to an origin "
-                    + "(onair serve) on another port, or serve on another --port")
+        guard !serving.noServe else { return }
+        try push.checkNotPushing(toHost: server.host, port: server.port) { base, port in
+            "--push \(base) is this publisher's own server (port \(port)): push to an origin "
+                + "(onair serve) on another port, or serve on another --port"
         }
     }
 
@@ -148,7 +148,7 @@ struct Publish: AsyncParsableCommand {
         config.dvrDirectory = rewind.dvr == nil ? nil : rewind.root.path
         config.push = (try? push.parsed(environment: ProcessInfo.processInfo.environment)) ?? []
         config.numberingRecord = StateFolder.path() + "/\(channel).numbering"
-        config.serve = !push.noServe
+        config.serve = !serving.noServe
         config.duration = duration?.seconds
         config.reconnectTimeout = sources.reconnectTimeout.seconds
         config.server = ServerConfiguration(
@@ -211,7 +211,7 @@ struct Publish: AsyncParsableCommand {
         }
         // Last of the checks, as they are the only ones that write (the channel's folder, the token file).
         try checkOutputFolder()
-        if push.noServe {
+        if serving.noServe {
             // No server, no control API: the signals still pause and resume.
             notices.append("no built-in server: pause with kill -USR1 \(getpid()), resume with -USR2")
         } else if configuration.server.controlToken.isEmpty {
@@ -258,7 +258,7 @@ struct Publish: AsyncParsableCommand {
     }
 
     func checkPort() throws {
-        guard !push.noServe else { return }
+        guard !serving.noServe else { return }
         if let problem = PortCheck.problem(host: server.host, port: server.port) {
             throw UsageError(
                 message:

@@ -31,11 +31,6 @@ struct PushOptions: ParsableArguments {
             valueName: "file"))
     var certificateAuthorities: String?
 
-    @Flag(
-        name: .customLong("no-serve"),
-        help: ArgumentHelp("Do not start the built-in HTTP server: publish to the --push destinations only."))
-    var noServe = false
-
     func validate() throws {
         _ = try parsed(environment: ProcessInfo.processInfo.environment)
         if let certificateAuthorities {
@@ -45,8 +40,18 @@ struct PushOptions: ParsableArguments {
                 throw ValidationError("--push-ca \(certificateAuthorities) is not a readable PEM file of certificates")
             }
         }
-        if noServe, destinations.isEmpty {
-            throw ValidationError("--no-serve needs at least one --push destination: the stream would go nowhere")
+    }
+
+    /// Refuses an http(s) destination that is this process's own server (`host`:`port`), which
+    /// would never take the push: `refusal` says so for the command.
+    func checkNotPushing(toHost host: String, port: Int, refusal: (String, Int) -> String) throws {
+        let own = ["localhost", "127.0.0.1", "::1", "[::1]", "0.0.0.0", host.lowercased()]
+        for case .http(let base, _) in try parsed(environment: ProcessInfo.processInfo.environment) {
+            let destinationPort = base.port ?? (base.scheme?.lowercased() == "https" ? 443 : 80)
+            guard destinationPort == port, let destinationHost = base.host?.lowercased(),
+                own.contains(destinationHost) || destinationHost.hasPrefix("127.")
+            else { continue }
+            throw ValidationError(refusal(base.absoluteString, port))
         }
     }
 
@@ -74,4 +79,12 @@ struct PushOptions: ParsableArguments {
             throw ValidationError(error.description)
         }
     }
+}
+
+/// `--no-serve`: `onair publish` without its built-in server.
+struct ServingSwitch: ParsableArguments {
+    @Flag(
+        name: .customLong("no-serve"),
+        help: ArgumentHelp("Do not start the built-in HTTP server: publish to the --push destinations only."))
+    var noServe = false
 }

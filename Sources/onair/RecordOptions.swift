@@ -7,7 +7,7 @@ import Push
 struct RecordOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "Keep each broadcast in DIR/<channel>/<start time>/ as an HLS recording (EVENT while live, VOD once stopped), listed and replayed by the server; or in object storage: s3://BUCKET/PREFIX/ (publish; credentials and endpoint as for --push).",
+            "Keep each broadcast in DIR/<channel>/<start time>/ as an HLS recording (EVENT while live, VOD once stopped), listed and replayed by the server; or in object storage: s3://BUCKET/PREFIX/ (credentials and endpoint as for --push).",
             valueName: "dir"))
     var record: String?
 

@@ -5,6 +5,7 @@ import Media
 import Metrics
 import Prometheus
 import Publisher
+import Push
 import Server
 
 struct Serve: AsyncParsableCommand {
@@ -17,6 +18,10 @@ struct Serve: AsyncParsableCommand {
             and /metrics, as from onair publish. A channel appears when its publisher starts pushing \
             and is shown as ended when it stops, or goes silent for --publisher-timeout.
 
+            A hosted channel goes where a published one can: --dvr keeps each channel's rewind \
+            window, --record keeps each run of it (on this disk or in a bucket), and --push sends \
+            every channel on, each in a folder of its own (another origin's /ingest/, or a bucket).
+
             Examples:
               ONAIR_INGEST_TOKEN=… onair serve --port 8080
               onair publish --channel demo --low-latency --no-serve \\
@@ -26,6 +31,8 @@ struct Serve: AsyncParsableCommand {
                   -hls_segment_filename http://origin:8080/ingest/demo/seg%d.m4s \\
                   -method PUT -headers "Authorization: Bearer $ONAIR_INGEST_TOKEN" \\
                   http://origin:8080/ingest/demo/media.m3u8
+              onair serve --dvr 2h --record s3://archive/shows/ \\
+                  --push https://origin2:8443/ingest/ --push-header @ingest-header.txt
             """)
 
     @OptionGroup(title: "HTTP server")
@@ -64,6 +71,12 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup(title: "Recording")
     var recording: RecordOptions
 
+    @OptionGroup(title: "Recording")
+    var rewind: DVROptions
+
+    @OptionGroup(title: "Pushing each channel onward: to another origin or a bucket")
+    var push: PushOptions
+
     @Option(help: ArgumentHelp("How much to log.", valueName: "level"))
     var logLevel: Logger.Level = .info
 
@@ -71,10 +84,15 @@ struct Serve: AsyncParsableCommand {
     var logFormat = LogFormat.text
 
     func validate() throws {
-        if recording.isObjectStorage {
-            throw ValidationError(
-                "onair serve keeps its channels' recordings on its own disk (--record DIR); object storage is for onair publish"
-            )
+        for destination in try push.parsed(environment: ProcessInfo.processInfo.environment) {
+            if case .packets = destination {
+                throw ValidationError(
+                    "--push \(destination): onair serve pushes its channels onward as HLS, to http(s):// or s3:// "
+                        + "(an RTMP or SRT stream comes from onair publish, which has the encoded packets)")
+            }
+        }
+        try push.checkNotPushing(toHost: server.host, port: server.port) { base, port in
+            "--push \(base) is this origin itself (port \(port)): push on to another origin, or serve on another --port"
         }
         guard playlistSize >= 3, playlistSize <= 1000 else {
             throw ValidationError("--playlist-size \(playlistSize) is out of range: 3 to 1000")
@@ -128,6 +146,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
         OpenFileLimit.raise()
         let tokens = try tokens(environment: ProcessInfo.processInfo.environment)
         // Private channels: what this process writes (recordings) is this user's only.
@@ -143,6 +162,8 @@ struct Serve: AsyncParsableCommand {
             throw UsageError(message: error.message)
         }
         try recording.checkWritable()
+        try rewind.checkWritable()
+        PushTrust.trust(authoritiesIn: push.certificateAuthorities)
         LoggingSystem.bootstrap { [logFormat, logLevel] _ in ConsoleLogHandler(format: logFormat, logLevel: logLevel) }
         let registry = PrometheusCollectorRegistry()
         var metricsFactory = PrometheusMetricsFactory(registry: registry)
@@ -160,9 +181,16 @@ struct Serve: AsyncParsableCommand {
             configuration: .init(
                 server: serving, tokens: tokens,
                 channels: .init(
-                    playlistSize: playlistSize, publisherTimeout: publisherTimeout.seconds, record: recordings,
-                    recordKeep: recording.recordKeep, recordMaxBytes: recording.recordMaxSize?.bytes,
-                    channelMemory: channelMemory.bytes, originMemory: originMemory.bytes)),
+                    playlistSize: playlistSize, publisherTimeout: publisherTimeout.seconds,
+                    channelMemory: channelMemory.bytes, originMemory: originMemory.bytes),
+                destinations: ChannelDestinations(
+                    push: try push.parsed(environment: environment),
+                    record: recordings.map {
+                        .init(root: $0, keep: recording.recordKeep, maxBytes: recording.recordMaxSize?.bytes)
+                    },
+                    recordS3: try recording.s3Location(environment: environment),
+                    rewind: rewind.dvr.map { .init(root: rewind.root, seconds: $0.seconds) },
+                    pushesInFolders: true, announcesRecordings: true, report: { _, _ in })),
             logger: Logger(label: "onair"), metrics: registry)
         try await origin.run()
     }

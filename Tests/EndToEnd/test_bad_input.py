@@ -51,11 +51,16 @@ SERVE_CASES = [
      "--pathway http://a.example: give NAME=URL"),
     (["--pathway", "a b=http://a.example", "--pathway", "b=http://b.example"],
      "--pathway a b: a name is 1 to 32 letters, digits, '.', '-' or '_'"),
+    (["--push", "rtmp://a.example/live/key"],
+     "--push rtmp://a.example/live/…: onair serve pushes its channels onward as HLS, to http(s):// or s3://"),
+    (["--port", "18081", "--push", "http://localhost:18081/ingest/"],
+     "--push http://localhost:18081/ingest/ is this origin itself (port 18081)"),
+    (["--dvr", "10s"], "--dvr 10s is out of range: viewers may rewind from 30s to 7 days"),
 ]
 
 
 @pytest.mark.parametrize("arguments, message", SERVE_CASES, ids=[" ".join(a) for a, _ in SERVE_CASES])
-def test_a_bad_twin_option_is_one_line_and_status_2(arguments, message):
+def test_a_bad_serve_option_is_one_line_and_status_2(arguments, message):
     result = run_onair("serve", "--port", str(free_port()), *arguments)
     assert result.returncode == 2, result.stderr
     lines = result.stderr.strip().splitlines()

@@ -2,14 +2,16 @@
 third party), viewers get it directly and through the edge caches shipped in deploy/ (nginx and
 Varnish, real ones), and the faults: a publisher that dies or comes back, an origin that restarts."""
 
+import re
 import subprocess
 import time
 
 import pytest
 
+from destinations import SeaweedFS
 from edges import TOKEN, NginxEdge, Origin, VarnishEdge, Viewers
 from harness import Publisher, fetch, ffprobe, init_name, run_onair, wait_until
-from hls_rules import MediaPlaylist, check_low_latency, check_media_playlist, next_part
+from hls_rules import MediaPlaylist, check_low_latency, check_media_playlist, check_recording, next_part
 
 LIVE = ("--low-latency", "--part-duration", "0.2", "--size", "640x360", "--no-serve")
 
@@ -199,6 +201,64 @@ def test_a_publisher_that_dies_ends_the_channel_and_one_that_comes_back_continue
     finally:
         first.kill()
         origin.stop()
+
+
+def test_a_hosted_channel_rewinds_is_recorded_in_s3_and_goes_on_to_a_second_origin(tmp_path):
+    """What a published channel can be sent to, a hosted one can: `serve --dvr` keeps each channel's
+    rewind window, `--record s3://…` records it in a bucket, `--push` sends it on to another origin
+    (each channel in a folder of its own). What each viewer receives decodes; when the publisher
+    dies, the channel ends everywhere, and the window goes with the origin."""
+    store = SeaweedFS(tmp_path / "seaweedfs")
+    second = Origin()
+    windows = tmp_path / "dvr"
+    first = Origin("--publisher-timeout", "2s", "--dvr", "60s", "--dvr-dir", str(windows),
+                   "--record", "s3://live/hosted/", "--push", f"{second.base}/ingest/",
+                   "--push-header", f"Authorization: Bearer {TOKEN}", env=store.environment())
+    publisher = Publisher(*LIVE, *first.push_arguments())
+    try:
+        wait_until(lambda: listed(first.base, count=3), 30, what="three segments at the first origin")
+        # Pushed on, under the same names.
+        wait_until(lambda: listed(second.base, count=3), 30, what="three segments at the second origin")
+        here = MediaPlaylist(fetch(f"{first.base}/live/demo/media.m3u8").text)
+        there = MediaPlaylist(fetch(f"{second.base}/live/demo/media.m3u8").text)
+        check_media_playlist(there, "fmp4", window=6)
+        assert {s["uri"] for s in here.segments} & {s["uri"] for s in there.segments}
+        probe = ffprobe(f"{second.base}/live/demo/index.m3u8")
+        assert sorted(s["codec_name"] for s in probe["streams"]) == ["aac", "h264"], probe
+        # The rewind window, from the first origin's disk.
+        dvr = fetch(f"{first.base}/live/demo/dvr.m3u8")
+        assert dvr.status == 200 and "dvr-media.m3u8" in dvr.text, dvr.text
+        window = MediaPlaylist(fetch(f"{first.base}/live/demo/dvr-media.m3u8").text)
+        assert window.segments and fetch(f"{first.base}/live/demo/{window.segments[0]['uri']}").status == 200
+        assert [folder.name for folder in windows.iterdir()] == [f"demo.{first.process.pid}"]
+        info = next(c for c in fetch(f"{first.base}/api/channels").json() if c["name"] == "demo")
+        assert info["dvrSeconds"] == 60, info
+        # Recorded in the bucket, from the run's first segment.
+        found = wait_until(lambda: re.search(r"recording channel demo to \S+/live/hosted/(demo/\S+Z)/", first.output()),
+                           20, what="where the recording goes")
+        base = f"{store.base}/live/hosted/{found.group(1)}/"
+        wait_until(lambda: (r := fetch(base + "media.m3u8")) is not None and r.status == 200
+                   and len(MediaPlaylist(r.text).segments) >= 2, 30, what="2 segments recorded in the bucket")
+        # The publisher dies: the channel ends at both origins, and its recording is whole.
+        publisher.kill()
+        for origin in (first, second):
+            wait_until(lambda: MediaPlaylist(fetch(f"{origin.base}/live/demo/media.m3u8").text).ended, 20,
+                       what="the channel to end")
+        wait_until(lambda: MediaPlaylist(fetch(base + "media.m3u8").text).ended, 20, what="VOD in the bucket")
+        recording = MediaPlaylist(fetch(base + "media.m3u8").text)
+        check_recording(recording, "fmp4")
+        assert recording.segments[0]["uri"] == "seg0.m4s" and fetch(base + "index.m3u8").status == 200
+        assert ffprobe(base + "index.m3u8")["streams"], "the recording plays"
+        output = first.output()
+        assert "[record_failed]" not in output and "[push_failed]" not in output, output
+        first.stop()
+        assert first.process.returncode == 0
+        assert list(windows.iterdir()) == [], "the rewind window goes with the origin"
+    finally:
+        publisher.kill()
+        first.stop()
+        second.stop()
+        store.stop()
 
 
 def test_edges_serve_what_they_have_while_the_origin_restarts(tmp_path):

@@ -42,6 +42,20 @@ import Testing
         #expect(aws.prefix == "")
     }
 
+    @Test func anOriginPushesEachChannelInAFolderOfItsOwn() throws {
+        let http = try PushDestination.parse(
+            "http://second:8080/ingest", headers: [.init(name: "Authorization", value: "Bearer t")], environment: [:])
+        #expect(http.inFolder("demo").description == "http://second:8080/ingest/demo/")
+        guard case .http(_, let headers) = http.inFolder("demo") else { Issue.record("not http"); return }
+        #expect(headers == [.init(name: "Authorization", value: "Bearer t")])
+        let s3 = try PushDestination.parse("s3://live/origin/", environment: Self.credentials)
+        #expect(s3.inFolder("demo").description == "s3://live/origin/demo/")
+        let bucketTop = try PushDestination.parse("s3://live", environment: Self.credentials)
+        #expect(bucketTop.inFolder("demo").description == "s3://live/demo/")
+        let rtmp = try PushDestination.parse("rtmp://example.com/live/key", environment: [:])
+        #expect(rtmp.inFolder("demo") == rtmp)
+    }
+
     @Test func rtmpHidesItsStreamKey() throws {
         let destination = try PushDestination.parse("rtmp://a.rtmp.youtube.com/live2/abcd-efgh", environment: [:])
         guard case .packets(let link) = destination else {

@@ -34,23 +34,47 @@ public struct DVRFolder: Sendable {
     /// and not onair's.
     public static func make(root: URL, channel: String, seconds: Double) throws -> DVRFolder {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [] {
-            let folder = root.appendingPathComponent(name)
-            guard let owner = ownerProcess(of: name, channel: channel), owner != getpid(), !isRunning(owner),
-                isMarked(folder)
-            else { continue }
-            try? FileManager.default.removeItem(at: folder)
+        removeAbandoned(in: root, channel: channel)
+        let window = ofThisProcess(root: root, channel: channel, seconds: seconds)
+        if FileManager.default.fileExists(atPath: window.url.path) {
+            guard isMarked(window.url) else {
+                throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: window.url.path])
+            }
+            try FileManager.default.removeItem(at: window.url)
         }
-        let url = root.appendingPathComponent("\(channel).\(getpid())")
+        try window.prepare()
+        return window
+    }
+
+    /// This process's folder for `channel` under `root`, not made yet: an origin's channel makes it
+    /// with its first segment, on the thread that writes it (``prepare()``).
+    public static func ofThisProcess(root: URL, channel: String, seconds: Double) -> DVRFolder {
+        DVRFolder(url: root.appendingPathComponent("\(channel).\(getpid())"), seconds: seconds)
+    }
+
+    /// Makes the folder, with its mark, when it is not there yet; refuses one that is not onair's.
+    public func prepare() throws {
         if FileManager.default.fileExists(atPath: url.path) {
-            guard isMarked(url) else {
+            guard Self.isMarked(url) else {
                 throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: url.path])
             }
-            try FileManager.default.removeItem(at: url)
+            return
         }
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
-        try Data().write(to: url.appendingPathComponent(mark))
-        return DVRFolder(url: url, seconds: seconds)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        try Data().write(to: url.appendingPathComponent(Self.mark))
+    }
+
+    /// Removes the folders onair made under `root` for runs whose process is gone: `channel`'s, or
+    /// every channel's.
+    public static func removeAbandoned(in root: URL, channel: String? = nil) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [] {
+            let folder = root.appendingPathComponent(name)
+            let owner =
+                channel.map { ownerProcess(of: name, channel: $0) }
+                ?? name.lastIndex(of: ".").flatMap { ownerProcess(of: name, channel: String(name[..<$0])) }
+            guard let owner, owner != getpid(), !isRunning(owner), isMarked(folder) else { continue }
+            try? FileManager.default.removeItem(at: folder)
+        }
     }
 
     private static func isMarked(_ folder: URL) -> Bool {

@@ -23,6 +23,10 @@ public final class DVRSink: PublicationSink, @unchecked Sendable {
     private var deletable: [String] = []
     private var failing = false
 
+    /// The window made with the first publication, on the runner's thread (an origin's ingest never
+    /// waits on the disk); nil once made.
+    private var unmade: DVRFolder?
+
     /// `folder`: the rendition's folder of the window, made here; `seconds`: how far back viewers may go.
     public init(folder: URL, seconds: Double, report: @escaping EventReporter) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -32,8 +36,28 @@ public final class DVRSink: PublicationSink, @unchecked Sendable {
         destination = folder.path
     }
 
+    /// One rendition (`nil`: the channel's only one) of `window`, whose folders are made with the
+    /// first publication.
+    public init(window: DVRFolder, rendition: String?, report: @escaping EventReporter) {
+        folder = window.folder(of: rendition)
+        seconds = window.seconds
+        self.report = report
+        destination = folder.path
+        unmade = window
+    }
+
     public func receive(_ publication: Publication, backlog: SinkBacklog) {
         let timeline = publication.timeline
+        var problem: (any Error)?
+        if let window = unmade {
+            do {
+                try window.prepare()
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                unmade = nil
+            } catch {
+                problem = error
+            }
+        }
         var window =
             self.window
             ?? DVRWindow(
@@ -41,7 +65,6 @@ public final class DVRSink: PublicationSink, @unchecked Sendable {
                 targetDuration: timeline.configuration.targetDuration,
                 discontinuitySequence: timeline.discontinuitySequence)
         var changed = false
-        var problem: (any Error)?
         // Listed or only still downloadable: a sink that fell behind takes what the timeline still has.
         for segment in timeline.segments where segment.sequence > (window.lastSequence ?? .min) {
             var file: String?

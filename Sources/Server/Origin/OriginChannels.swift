@@ -16,6 +16,10 @@ import Synchronization
 /// that never had a playlist goes altogether); an ended one leaves the registry after `retention`.
 /// At most `maximum` channels at once, each with at most ``maximumRenditions``, each within the
 /// assembler's limits: memory stays bounded whatever is pushed.
+///
+/// Beyond its live store, each rendition goes where the origin's ``ChannelOutputs`` say, as a
+/// published channel does: pushed onward and kept in a rewind window for as long as the channel is
+/// hosted, recorded run by run (a publisher that comes back starts a new recording).
 public final class OriginChannels: Sendable {
     public struct Settings: Sendable, Equatable {
         /// Segments listed in each channel's live playlist.
@@ -26,11 +30,6 @@ public final class OriginChannels: Sendable {
         public var retention: Double
         public var maximum: Int
         public var limits: IngestAssembler.Limits
-        /// `onair serve --record DIR`: where each channel's broadcasts are kept, one recording a run.
-        public var record: URL?
-        /// `--record-keep` / `--record-max-size`, for every channel.
-        public var recordKeep: Int?
-        public var recordMaxBytes: Int?
         /// Bytes one channel may hold, every rendition's pushed files and live windows together.
         public var channelMemory: Int
         /// Bytes every channel may hold together.
@@ -38,14 +37,11 @@ public final class OriginChannels: Sendable {
 
         public init(
             playlistSize: Int = 6, publisherTimeout: Double = 10, retention: Double = 600, maximum: Int = 100,
-            limits: IngestAssembler.Limits = .init(), record: URL? = nil, recordKeep: Int? = nil,
-            recordMaxBytes: Int? = nil, channelMemory: Int = 256_000_000, originMemory: Int = 2_000_000_000
+            limits: IngestAssembler.Limits = .init(), channelMemory: Int = 256_000_000,
+            originMemory: Int = 2_000_000_000
         ) {
             self.channelMemory = channelMemory
             self.originMemory = originMemory
-            self.record = record
-            self.recordKeep = recordKeep
-            self.recordMaxBytes = recordMaxBytes
             self.playlistSize = playlistSize
             self.publisherTimeout = publisherTimeout
             self.retention = retention
@@ -72,8 +68,10 @@ public final class OriginChannels: Sendable {
     private struct Feed {
         var assembler: IngestAssembler
         var store: LiveStore?
-        /// With `--record`: the recording of this rendition's current run, on a thread of its own.
-        var recorder: SinkRunner?
+        /// Made with the store: its push destinations and rewind window, each on a thread of its own.
+        var sinks: [SinkRunner] = []
+        /// With `--record`: the recordings of this rendition's current run.
+        var recorders: [SinkRunner] = []
         /// The timeline's last segment when the run before ended: the next run's recording starts after it.
         var recordedUntil: Int?
 
@@ -90,8 +88,8 @@ public final class OriginChannels: Sendable {
         var listed: [String] = []
         /// Monotonic seconds of the last push.
         var lastPush: Double
-        /// With `--record`: the current run's recording, nil between runs.
-        var recording: RecordingDestination?
+        /// With `--record`: the current run's recordings, nil between runs.
+        var recordings: (any ChannelRecordings)?
         /// What it holds, as last counted: pushed files waiting for a playlist and its live windows.
         var bytes = 0
         /// Let go by the sweep or to make room: a push that reached it looks the channel up again.
@@ -124,16 +122,16 @@ public final class OriginChannels: Sendable {
     /// Bytes every channel holds together, as each last counted.
     private let heldTotal = Atomic<Int>(0)
     private let changed: @Sendable (Change) -> Void
-    /// The recordings' events (`record_failed`, `recording_removed`, …).
-    private let report: EventReporter
+    /// Where each channel goes besides its live store.
+    private let outputs: (any ChannelOutputs)?
 
     public init(
-        settings: Settings, registry: ChannelRegistry, report: @escaping EventReporter = { _, _ in },
+        settings: Settings, registry: ChannelRegistry, outputs: (any ChannelOutputs)? = nil,
         changed: @escaping @Sendable (Change) -> Void = { _ in }
     ) {
         self.settings = settings
         self.registry = registry
-        self.report = report
+        self.outputs = outputs
         self.changed = changed
     }
 
@@ -170,7 +168,7 @@ public final class OriginChannels: Sendable {
                 throw error
             }
         }
-        if let listing = outcome?.listing { registry.add(listing) }
+        if let listing = outcome?.listing { registry.add(listing, dvr: outputs?.rewindWindow(of: name)) }
         if outcome?.live == true { changed(.live(name)) }
     }
 
@@ -214,6 +212,8 @@ public final class OriginChannels: Sendable {
             channel.removed = true
             heldTotal.subtract(channel.bytes, ordering: .relaxed)
             channel.bytes = 0
+            let window = outputs?.rewindWindow(of: name)
+            Self.finish(channel.feeds.values.flatMap { $0.sinks + $0.recorders }, afterwards: window.map { $0.remove })
             return true
         }
         if removed { slots[name] = nil }
@@ -259,11 +259,13 @@ public final class OriginChannels: Sendable {
         let publications = try feed.assembler.put(file, bytes: bytes, now: wall)
         if feed.store == nil, let timeline = feed.assembler.timeline {
             feed.store = LiveStore(timeline: timeline, startedAt: wall)
+            feed.sinks =
+                (outputs?.lastingSinks(of: name, rendition: rendition, writesIndex: writesIndex(key, channel)) ?? [])
+                .map { SinkRunner($0) }
         }
         for var publication in publications {
             if rendition != nil { publication.ladder = channel.board?.post(publication.timeline) }
-            feed.store?.receive(publication)
-            finished += record(publication, feed: &feed, key: key, of: &channel, name: name, now: wall)
+            send(publication, to: &feed, key: key, of: &channel, name: name, now: wall, finished: &finished)
         }
         channel.feeds[key] = feed
     }
@@ -382,6 +384,7 @@ public final class OriginChannels: Sendable {
         guard !leaving.contains(where: { channel.feeds[$0]?.isLive == true }) else {
             throw .conflict("channel \(name) is live with other renditions; stop its publisher first")
         }
+        Self.finish(leaving.flatMap { channel.feeds[$0].map { $0.sinks + $0.recorders } ?? [] })
         for key in leaving { channel.feeds[key] = nil }
         if !channel.listed.allSatisfy({ channel.feeds[$0]?.store != nil }) { channel.listed = [] }
     }
@@ -422,9 +425,8 @@ public final class OriginChannels: Sendable {
                         channel.feeds[key]!.assembler.dropHeld()
                         guard var publication = channel.feeds[key]!.assembler.end() else { continue }
                         if key != Self.single { publication.ladder = channel.board?.post(publication.timeline) }
-                        channel.feeds[key]!.store?.receive(publication)
                         var feed = channel.feeds[key]!
-                        finished += record(publication, feed: &feed, key: key, of: &channel, name: name, now: wall)
+                        send(publication, to: &feed, key: key, of: &channel, name: name, now: wall, finished: &finished)
                         channel.feeds[key] = feed
                     }
                     recount(&channel)
@@ -446,57 +448,73 @@ public final class OriginChannels: Sendable {
         }
     }
 
-    /// With `--record`, hands the publication to the rendition's recording: begun at the run's first
-    /// segment (in a new folder, or the one an origin that was killed left unfinished), ended with
-    /// the run. Returns the recorders whose run ended, to be finished outside the lock.
-    private func record(
-        _ publication: Publication, feed: inout Feed, key: String, of channel: inout Channel, name: String, now: Int64
-    ) -> [SinkRunner] {
-        guard let root = settings.record else { return [] }
+    /// Hands a rendition's publication to its store and sinks, and to the recordings of its run:
+    /// begun at the run's first segment (planned on their own threads: an ingest never waits on the
+    /// disk), ended with the run. The recorders whose run ended go to `finished`, to be finished
+    /// outside the lock.
+    private func send(
+        _ publication: Publication, to feed: inout Feed, key: String, of channel: inout Channel, name: String,
+        now: Int64, finished: inout [SinkRunner]
+    ) {
+        feed.store?.receive(publication)
+        for sink in feed.sinks { sink.send(publication) }
+        guard let outputs else { return }
         let timeline = publication.timeline
-        if feed.recorder == nil {
+        if feed.recorders.isEmpty {
             // A ladder's rendition waits for the multivariant playlist that names the recording's folders.
             guard !timeline.ended, let last = timeline.segments.last?.sequence, last > (feed.recordedUntil ?? -1),
                 key == Self.single || !channel.ladder.isEmpty
-            else { return [] }
+            else { return }
             let renditions: [String?] = key == Self.single ? [nil] : channel.ladder.map { $0 }
-            let format = timeline.configuration.format
-            // Planned on the recording's own thread: planning reads the disk, and an ingest never waits on it.
-            let plan =
-                channel.recording
-                ?? RecordingDestination(planning: {
-                    RecordingPlan.plan(
-                        root: root, channel: name, renditions: renditions, format: format, startedAt: now)
-                })
-            channel.recording = plan
-            let folder: String? = key == Self.single ? nil : key
-            let retention =
-                settings.recordKeep == nil && settings.recordMaxBytes == nil
-                ? nil
-                : RecordingRetention(
-                    root: root, channel: name, keep: settings.recordKeep, maxBytes: settings.recordMaxBytes)
-            let writesIndex = key == Self.single || key == channel.ladder.first
-            feed.recorder = SinkRunner(
-                RecordingSink(
-                    plan: plan, rendition: folder, writesIndex: writesIndex, retention: retention,
-                    after: feed.recordedUntil, destination: "channel \(name)\(folder.map { " (\($0))" } ?? "")",
-                    announces: writesIndex, report: report))
+            guard
+                let recordings = channel.recordings
+                    ?? outputs.recordings(
+                        of: name, renditions: renditions, format: timeline.configuration.format, startedAt: now)
+            else { return }
+            channel.recordings = recordings
+            feed.recorders = recordings.sinks(
+                rendition: key == Self.single ? nil : key, writesIndex: writesIndex(key, channel),
+                after: feed.recordedUntil
+            ).map { SinkRunner($0) }
         }
-        feed.recorder!.send(publication)
-        guard timeline.ended, let recorder = feed.recorder else { return [] }
-        feed.recorder = nil
+        for recorder in feed.recorders { recorder.send(publication) }
+        guard timeline.ended, !feed.recorders.isEmpty else { return }
+        finished += feed.recorders
+        feed.recorders = []
         feed.recordedUntil = timeline.segments.last?.sequence
         // The feed being recorded is out of `channel.feeds` while this runs (its caller holds it).
-        if channel.feeds.allSatisfy({ $0.key == key || $0.value.recorder == nil }) { channel.recording = nil }
-        return [recorder]
+        if channel.feeds.allSatisfy({ $0.key == key || $0.value.recorders.isEmpty }) { channel.recordings = nil }
     }
 
-    /// Lets ended recordings write what they have queued, on a thread of their own.
-    private static func finish(_ runners: [SinkRunner]) {
-        guard !runners.isEmpty else { return }
-        _ = WorkerThread(name: "onair-rec-end") {
+    /// Whether a rendition's sinks write the channel's multivariant playlist: the only one's, or
+    /// the ladder's first.
+    private func writesIndex(_ key: String, _ channel: Channel) -> Bool {
+        key == Self.single || key == channel.ladder.first
+    }
+
+    /// Lets ended recordings, or the sinks of renditions let go, write what they have queued, on a
+    /// thread of their own; then `afterwards` (the channel's rewind window removed).
+    private static func finish(_ runners: [SinkRunner], afterwards: (@Sendable () -> Void)? = nil) {
+        guard !runners.isEmpty || afterwards != nil else { return }
+        _ = WorkerThread(name: "onair-sink-end") {
             for runner in runners { _ = runner.finish(within: .seconds(30)) }
+            afterwards?()
         }
+    }
+
+    /// At the origin's stop: each channel's sinks write what they have queued (the last playlists
+    /// pushed onward, the recordings), within `timeout` in all, and the rewind windows go.
+    public func close(within timeout: Duration) {
+        let channels = slots.withLock { slots in
+            slots.map { name, slot in
+                (name, slot.state.withLock { $0.feeds.values.flatMap { $0.sinks + $0.recorders } })
+            }
+        }
+        let deadline = ContinuousClock.now + timeout
+        for (_, runners) in channels {
+            for runner in runners { _ = runner.finish(within: max(.zero, deadline - ContinuousClock.now)) }
+        }
+        for (name, _) in channels { outputs?.rewindWindow(of: name)?.remove() }
     }
 
     /// How many channels it holds, and the bytes their publishers have pushed that wait for a playlist.

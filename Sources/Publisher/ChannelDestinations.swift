@@ -1,0 +1,157 @@
+public import Foundation
+public import HLS
+public import Media
+public import Push
+
+/// Where a channel goes besides its live store, as `onair publish` and `onair serve` describe it from
+/// the same options (`--push`, `--record`, `--dvr`): the one place where a destination becomes a
+/// sink. A published channel and a hosted one are sent to the same places the same way; a new
+/// segment destination is a case of ``PushDestination`` (chosen by its URL's scheme) and its sink.
+public struct ChannelDestinations: ChannelOutputs {
+    /// `--record DIR`, and how much of it to keep.
+    public struct DiskRecording: Sendable {
+        public var root: URL
+        public var keep: Int?
+        public var maxBytes: Int?
+
+        public init(root: URL, keep: Int? = nil, maxBytes: Int? = nil) {
+            self.root = root
+            self.keep = keep
+            self.maxBytes = maxBytes
+        }
+
+        func retention(of channel: String) -> RecordingRetention? {
+            keep == nil && maxBytes == nil
+                ? nil : RecordingRetention(root: root, channel: channel, keep: keep, maxBytes: maxBytes)
+        }
+    }
+
+    /// `--dvr DURATION` and `--dvr-dir`: how far back viewers may go, and where the window is kept.
+    public struct Rewind: Sendable {
+        public var root: URL
+        public var seconds: Double
+
+        public init(root: URL, seconds: Double) {
+            self.root = root
+            self.seconds = seconds
+        }
+    }
+
+    /// Segment destinations: HTTP ingests and buckets (packet destinations take encoded packets,
+    /// which only a publisher has: see ``PacketPusher``).
+    public var push: [PushDestination]
+    public var record: DiskRecording?
+    public var recordS3: PushDestination.S3Location?
+    public var rewind: Rewind?
+    /// `push` names where every channel goes, each in a folder of its own named after it (an
+    /// origin's channels); otherwise where the one channel goes.
+    public var pushesInFolders: Bool
+    /// A recording says where it goes (`record_started`) once planned: an origin's channels start
+    /// at any time, while a publisher says it before it starts.
+    public var announcesRecordings: Bool
+    public var report: EventReporter
+
+    public init(
+        push: [PushDestination] = [], record: DiskRecording? = nil, recordS3: PushDestination.S3Location? = nil,
+        rewind: Rewind? = nil, pushesInFolders: Bool = false, announcesRecordings: Bool = false,
+        report: @escaping EventReporter
+    ) {
+        self.pushesInFolders = pushesInFolders
+        self.push = push.filter { if case .packets = $0 { false } else { true } }
+        self.record = record
+        self.recordS3 = recordS3
+        self.rewind = rewind
+        self.announcesRecordings = announcesRecordings
+        self.report = report
+    }
+
+    public func rewindWindow(of channel: String) -> DVRFolder? {
+        rewind.map { DVRFolder.ofThisProcess(root: $0.root, channel: channel, seconds: $0.seconds) }
+    }
+
+    public func lastingSinks(of channel: String, rendition: String?, writesIndex: Bool) -> [any PublicationSink] {
+        pushSinks(of: channel, rendition: rendition, writesIndex: writesIndex)
+            + (rewindWindow(of: channel).map { [DVRSink(window: $0, rendition: rendition, report: report)] } ?? [])
+    }
+
+    /// The push destinations' sinks of one rendition: what `lastingSinks` sends to, with their status.
+    public func pushSinks(of channel: String, rendition: String?, writesIndex: Bool) -> [PushSink] {
+        push.compactMap {
+            PushSink.make(
+                pushesInFolders ? $0.inFolder(channel) : $0, channel: channel, rendition: rendition,
+                writesIndex: writesIndex, report: report)
+        }
+    }
+
+    public func recordings(of channel: String, renditions: [String?], format: ContainerFormat, startedAt: Int64)
+        -> (any ChannelRecordings)?
+    {
+        run(of: channel, renditions: renditions, format: format, startedAt: startedAt)
+    }
+
+    /// One run's recordings: on disk planned by the first recorder to need it (a folder of its
+    /// own, or the one a killed run left unfinished), in object storage under the run's start time.
+    public func run(of channel: String, renditions: [String?], format: ContainerFormat, startedAt: Int64)
+        -> Recordings?
+    {
+        guard record != nil || recordS3 != nil else { return nil }
+        let disk = record.map { record in
+            RecordingDestination(planning: {
+                RecordingPlan.plan(
+                    root: record.root, channel: channel, renditions: renditions, format: format, startedAt: startedAt)
+            })
+        }
+        let cloud = recordS3.map { location in
+            let storage = S3RecordingStorage(location: location)
+            let path = "\(channel)/\(RecordingPlan.folderName(startedAt: startedAt))"
+            return Recordings.Cloud(
+                plan: RecordingDestination(RecordingPlan(folder: URL(fileURLWithPath: "/" + path), continuing: [:])),
+                storage: storage, address: storage.address + path + "/")
+        }
+        if announcesRecordings, let cloud {
+            report(.recordStarted, "recording channel \(channel) to \(cloud.address)")
+        }
+        return Recordings(
+            channel: channel, disk: disk, retention: record?.retention(of: channel), cloud: cloud,
+            announces: announcesRecordings, report: report)
+    }
+
+    public struct Recordings: ChannelRecordings {
+        struct Cloud {
+            let plan: RecordingDestination
+            let storage: S3RecordingStorage
+            let address: String
+        }
+
+        let channel: String
+        /// The recording on disk, planned on first use.
+        public let disk: RecordingDestination?
+        let retention: RecordingRetention?
+        let cloud: Cloud?
+        let announces: Bool
+        let report: EventReporter
+
+        /// Where the recording in object storage goes (`https://…/bucket/channel/start/`).
+        public var cloudAddress: String? { cloud?.address }
+
+        public func sinks(rendition: String?, writesIndex: Bool, after: Int?) -> [any PublicationSink] {
+            let named = "channel \(channel)" + (rendition.map { " (\($0))" } ?? "")
+            let onDisk = disk.map { plan in
+                RecordingSink(
+                    plan: plan, rendition: rendition, writesIndex: writesIndex, retention: retention, after: after,
+                    destination: announces
+                        ? named
+                        : (rendition.map { plan.resolved.folder.appendingPathComponent($0) } ?? plan.resolved.folder)
+                            .path,
+                    announces: announces && writesIndex, report: report)
+            }
+            let inCloud = cloud.map { cloud in
+                RecordingSink(
+                    plan: cloud.plan, rendition: rendition, writesIndex: writesIndex, retention: nil, after: after,
+                    destination: cloud.address + (rendition.map { $0 + "/" } ?? ""), storage: cloud.storage,
+                    report: report)
+            }
+            return (onDisk.map { [$0] } ?? []) + (inCloud.map { [$0] } ?? [])
+        }
+    }
+}
