@@ -1,4 +1,4 @@
-public import HLS
+import HLS
 public import Hummingbird
 import HummingbirdCore
 import HummingbirdHTTP2

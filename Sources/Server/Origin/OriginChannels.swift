@@ -1,6 +1,6 @@
-public import Foundation
+import Foundation
 public import HLS
-public import Media
+import Media
 import Synchronization
 
 /// The channels an origin (`onair serve`) builds from what its publishers push. A channel pushed as
@@ -94,6 +94,8 @@ public final class OriginChannels: Sendable {
         var bytes = 0
         /// Let go by the sweep or to make room: a push that reached it looks the channel up again.
         var removed = false
+        /// The sinks of renditions let go by the push being taken, to finish once it is.
+        var retiring: [SinkRunner] = []
 
         var isLive: Bool { !listed.isEmpty && listed.contains { feeds[$0]?.isLive == true } }
         var heldBytes: Int { feeds.values.reduce(0) { $0 + $1.assembler.heldBytes } }
@@ -160,6 +162,9 @@ public final class OriginChannels: Sendable {
                     channel.lastPush = now
                     let listing = Self.list(&channel)
                     recount(&channel)
+                    // The sinks of renditions let go, finished once the push is taken.
+                    finished += channel.retiring
+                    channel.retiring = []
                     state = channel
                     return (!wasLive && channel.isLive, listing)
                 }
@@ -384,7 +389,7 @@ public final class OriginChannels: Sendable {
         guard !leaving.contains(where: { channel.feeds[$0]?.isLive == true }) else {
             throw .conflict("channel \(name) is live with other renditions; stop its publisher first")
         }
-        Self.finish(leaving.flatMap { channel.feeds[$0].map { $0.sinks + $0.recorders } ?? [] })
+        channel.retiring += leaving.flatMap { channel.feeds[$0].map { $0.sinks + $0.recorders } ?? [] }
         for key in leaving { channel.feeds[key] = nil }
         if !channel.listed.allSatisfy({ channel.feeds[$0]?.store != nil }) { channel.listed = [] }
     }

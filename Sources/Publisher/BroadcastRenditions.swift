@@ -1,0 +1,149 @@
+import Encoding
+import Foundation
+import HLS
+import Logging
+import Media
+import Push
+
+/// A broadcast's renditions, assembled from its plan: per rendition an encoder (video), a
+/// packaging stage on the broadcast's clock and segment grid, its live store, and its sinks, each
+/// on a thread of its own; the packet destinations fed the top rendition's encoders.
+struct BroadcastRenditions {
+    var stages: [RenditionStages] = []
+    /// The ladder's shared sound, packaged as a rendition of its own.
+    var audioPackaging: PackagingStage?
+    /// The live stores viewers read, largest first.
+    var stores: [LiveStore] = []
+    var sinks: [SinkRunner] = []
+    var pushSinks: [PushSink] = []
+    var packetSinks: [any PacketSink] = []
+
+    /// The top rendition's store: what the status line, the control API and the metrics follow.
+    var store: LiveStore { stores[0] }
+
+    struct Context {
+        let config: BroadcastConfiguration
+        let plan: BroadcastPlan
+        let clock: MediaClock
+        let numbering: EpochNumbering.Start
+        let audioEncoder: AudioEncoder?
+        let board: LadderBoard?
+        let report: EventReporter
+        let logger: Logger
+    }
+
+    init(_ context: Context) throws {
+        let config = context.config
+        var topTracks: [StreamDescription] = []
+        for number in context.plan.outputs.indices {
+            let rung = number < config.renditions.count ? config.renditions[number] : nil
+            let videoEncoder = try rung.map { rung in
+                try VideoEncoder(
+                    settings: VideoEncoderSettings(
+                        width: rung.width, height: rung.height, fps: config.fps, bitrate: rung.videoBitrate,
+                        keyframeInterval: config.keyframeInterval),
+                    track: TrackID(0))
+            }
+            if number == 0 { topTracks = [videoEncoder!.stream] + (context.audioEncoder.map { [$0.stream] } ?? []) }
+            let (timeline, tracks) = Self.timeline(
+                number: number, rung: rung, videoEncoder: videoEncoder, context: context)
+            let store = LiveStore(timeline: timeline, startedAt: context.clock.anchorWallMilliseconds)
+            let (runners, pushes) = Self.sinks(number: number, store: store, context: context)
+            let packaging = try PackagingStage(
+                timeline: timeline, tracks: tracks, segmenter: Self.segmenter(video: rung != nil, config: config),
+                clock: context.clock, sinks: runners, board: context.board)
+            if let rung, let videoEncoder {
+                stages.append(
+                    RenditionStages(
+                        id: rung.id,
+                        scaler: number == 0 ? nil : try RungScaler(width: rung.width, height: rung.height),
+                        encoder: videoEncoder, packaging: packaging))
+            } else {
+                audioPackaging = packaging
+            }
+            stores.append(store)
+            sinks += runners
+            pushSinks += pushes
+        }
+        packetSinks = config.push.compactMap { destination -> (any PacketSink)? in
+            guard case .packets(let link) = destination else { return nil }
+            return PacketPusher(link: link, channel: config.channel, streams: topTracks, report: context.report)
+        }
+    }
+
+    /// A rendition's timeline (going on from its folder's earlier run, if any) and the tracks it
+    /// carries: a rung's video with the sound muxed in, or without it beside a shared sound; or
+    /// that shared sound alone.
+    private static func timeline(
+        number: Int, rung: RenditionLadder.Rung?, videoEncoder: VideoEncoder?, context: Context
+    ) -> (Timeline, [StreamDescription]) {
+        let config = context.config
+        let shared = context.plan.sharesAudio
+        let audioEncoder = context.audioEncoder
+        let rendition: Rendition
+        let tracks: [StreamDescription]
+        if let rung, let videoEncoder {
+            tracks = [videoEncoder.stream] + (shared ? [] : audioEncoder.map { [$0.stream] } ?? [])
+            rendition = Rendition(
+                id: rung.id, width: rung.width, height: rung.height, fps: config.fps,
+                videoBitrate: rung.videoBitrate,
+                audioBitrate: audioEncoder == nil || shared ? 0 : config.audioBitrate,
+                codecs: tracks.map(\.codecString))
+        } else {
+            tracks = audioEncoder.map { [$0.stream] } ?? []
+            rendition = .audio(
+                bitrate: config.audioBitrate, codecs: tracks.map(\.codecString), channels: AudioEncoder.channels)
+        }
+        let previous = context.plan.previous[number]
+        let firstSequence = context.numbering.sequence
+        let timeline = Timeline(
+            configuration: .init(
+                channel: config.channel, rendition: rendition, format: config.format,
+                segmentDuration: config.segmentDuration, playlistSize: config.playlistSize,
+                partDuration: config.partDuration),
+            continuing: previous, firstSequence: firstSequence)
+        if number == 0, previous == nil {
+            context.logger.notice(
+                "numbering segments from \(firstSequence) (the broadcast's start on the epoch): the same names wherever it is served"
+            )
+        }
+        if number == 0, let earlier = previous {
+            let (first, kept) = timeline.continuation
+            context.logger.notice(
+                "continuing channel \(config.channel) after an earlier run: its next segment is \(first)\(kept > 0 ? ", after \(kept) of the earlier run's (EXT-X-DISCONTINUITY between)" : "")\(earlier.playlist.ended ? "" : "; the earlier run did not stop cleanly")"
+            )
+        }
+        return (timeline, tracks)
+    }
+
+    /// A rendition's sinks, each on its own thread: the live store viewers read, the folder, and
+    /// where the channel's destinations send it (pushes, the rewind window, recordings).
+    private static func sinks(number: Int, store: LiveStore, context: Context) -> ([SinkRunner], [PushSink]) {
+        let config = context.config
+        let plan = context.plan
+        let folder = plan.folder(of: number)
+        let mirror = config.hlsDirectory.map {
+            DirectoryMirror(
+                root: URL(fileURLWithPath: $0), channel: config.channel, rendition: folder, writesIndex: number == 0,
+                earlier: plan.previous[number], report: context.report)
+        }
+        let sent =
+            plan.destinations.lastingSinks(of: config.channel, rendition: folder, writesIndex: number == 0)
+            + (plan.recordings?.sinks(rendition: folder, writesIndex: number == 0, after: nil) ?? [])
+        let runners = [SinkRunner(store)] + (mirror.map { [SinkRunner($0)] } ?? []) + sent.map { SinkRunner($0) }
+        return (runners, sent.compactMap { $0 as? PushSink })
+    }
+
+    /// Where a rendition is cut: on the video's frames, or for the sound on the same grid at the
+    /// first AAC frame on or after each point.
+    private static func segmenter(video: Bool, config: BroadcastConfiguration) -> Segmenter.Configuration {
+        video
+            ? Segmenter.Configuration(
+                segmentDuration: config.segmentDuration, partDuration: config.partDuration,
+                frameDuration: 1 / Double(config.fps))
+            : Segmenter.Configuration(
+                segmentDuration: config.segmentDuration, partDuration: config.partDuration,
+                frameDuration: Double(AudioEncoder.samplesPerFrame) / Double(AudioEncoder.sampleRate),
+                cutsOn: .audio)
+    }
+}
