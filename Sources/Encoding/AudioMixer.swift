@@ -10,6 +10,7 @@ public import Media
 /// throw a late microphone away. The mix runs 100 ms behind the first source; the second one's
 /// queue rides out the bursts some devices deliver in (PulseAudio's monitors: up to half a second
 /// at a time) and is kept under a second (oldest dropped), so it never falls further behind.
+// Unchecked Sendable: its sources hold C handles; each is read by one thread.
 public final class AudioMixer: AudioSource, @unchecked Sendable {
     private let primary: any AudioSource
     private let primaryInput: MixerInput
@@ -80,6 +81,7 @@ public final class AudioMixer: AudioSource, @unchecked Sendable {
 }
 
 /// Hands the second source to its reading thread, its only user from then on.
+// Unchecked Sendable: it hands a source holding C handles to its reading thread, once.
 private struct Handoff: @unchecked Sendable {
     let source: any AudioSource
 }

@@ -22,6 +22,7 @@ public enum SampleFormat: Sendable, Hashable {
 }
 
 /// A run of audio samples. Owns its AVFrame; immutable once handed to the next stage.
+// Unchecked Sendable: a C handle (AVFrame), immutable once handed on.
 public final class AudioFrame: @unchecked Sendable {
     package let frame: UnsafeMutablePointer<AVFrame>
 

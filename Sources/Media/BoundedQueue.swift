@@ -12,6 +12,7 @@ public enum OverflowPolicy: Sendable {
 ///
 /// The producer `close()`s it when done; the consumer drains what is left and then receives nil,
 /// so end of stream travels downstream behind the last element.
+// Unchecked Sendable: its state is guarded by its own condition lock (a Mutex cannot wait).
 public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     public let capacity: Int
     public let policy: OverflowPolicy

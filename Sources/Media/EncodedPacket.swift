@@ -2,6 +2,7 @@ package import CFFmpeg
 
 /// One compressed access unit from an encoder. Owns its AVPacket; immutable once made (an encoder
 /// sets what it must before wrapping it), so any number of stages may read it at once.
+// Unchecked Sendable: a C handle (AVPacket), immutable once made.
 public final class EncodedPacket: @unchecked Sendable {
     package let packet: UnsafePointer<AVPacket>
     public let track: TrackID

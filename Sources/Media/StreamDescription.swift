@@ -1,6 +1,7 @@
 package import CFFmpeg
 
 /// What a muxer needs to know of an encoder's output: its codec parameters and time base.
+// Unchecked Sendable: a C handle (AVCodecParameters), immutable once made.
 public final class StreamDescription: @unchecked Sendable {
     package let parameters: UnsafeMutablePointer<AVCodecParameters>
     public let track: TrackID

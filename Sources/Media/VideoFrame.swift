@@ -1,6 +1,7 @@
 package import CFFmpeg
 
 /// One picture in yuv420p. Owns its AVFrame; immutable once handed to the next stage.
+// Unchecked Sendable: a C handle (AVFrame), immutable once handed on.
 public final class VideoFrame: @unchecked Sendable {
     package let frame: UnsafeMutablePointer<AVFrame>
 

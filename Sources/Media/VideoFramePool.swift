@@ -3,6 +3,7 @@ internal import CFFmpeg
 /// Recycles yuv420p pictures of one size: a frame's memory returns to the pool when the last
 /// stage holding it lets go, so a running pipeline allocates nothing per frame. Owns an
 /// AVBufferPool (freed once every frame from it is gone).
+// Unchecked Sendable: a C handle (AVBufferPool), which is thread-safe.
 public final class VideoFramePool: @unchecked Sendable {
     public let width: Int
     public let height: Int

@@ -20,6 +20,7 @@ struct RenditionStages {
 /// bounded queues (video keeps the newest frames, packets are never dropped), end of stream
 /// travelling downstream so a stop flushes the last segment and ends the playlist. Each rendition
 /// has its own frame queue, encoder thread and packaging thread; capture and audio are shared.
+// Unchecked Sendable: its stages hold libav contexts (C handles), each used by its own thread.
 final class PipelineService: Service, @unchecked Sendable {
     // The stages are handed to their threads once, at start; each is then used by that thread only.
     private let pacer: Pacer

@@ -189,47 +189,13 @@ struct Publish: AsyncParsableCommand {
         configuration.width = size.width
         configuration.height = size.height
         if let renditions = encoding.renditions {
-            let ladder: RenditionLadder
-            do {
-                ladder = try RenditionLadder.plan(
-                    try LadderRequest.parse(renditions), sourceWidth: captured.width, sourceHeight: captured.height,
-                    cores: ProcessInfo.processInfo.activeProcessorCount)
-            } catch {
-                throw UsageError(message: error.description)
+            try plan(renditions, capturedWidth: captured.width, capturedHeight: captured.height, into: &configuration) {
+                notices.append($0)
             }
-            for skipped in ladder.skipped { notices.append("rendition \(skipped): left out") }
-            notices.append(
-                "publishing \(ladder.rungs.count) rendition\(ladder.rungs.count == 1 ? "" : "s"): "
-                    + ladder.rungs.map {
-                        "\($0.id) \($0.width)x\($0.height) at \(Bitrate(bitsPerSecond: $0.videoBitrate))"
-                    }
-                    .joined(separator: ", "))
-            configuration.width = ladder.rungs[0].width
-            configuration.height = ladder.rungs[0].height
-            configuration.videoBitrate = ladder.rungs[0].videoBitrate
-            configuration.ladder = ladder.isLadder ? ladder.rungs : []
         }
         // Last of the checks, as they are the only ones that write (the channel's folder, the token file).
         try checkOutputFolder()
-        if serving.noServe {
-            // No server, no control API: the signals still pause and resume.
-            notices.append("no built-in server: pause with kill -USR1 \(getpid()), resume with -USR2")
-        } else if configuration.server.controlToken.isEmpty {
-            configuration.server.controlToken = ControlToken.random()
-            let file = ControlToken.file(channel: channel)
-            do {
-                try ControlToken.write(configuration.server.controlToken, to: file)
-            } catch {
-                throw UsageError(
-                    message: "cannot write the control token to \(file.path) (\(error)); give one with --control-token")
-            }
-            // The token itself is not logged: logs are often shared; its file is the user's own (0600).
-            notices.append(
-                "control token in \(file.path): "
-                    + "curl -X POST -H \"Authorization: Bearer $(cat \(file.path))\" "
-                    + "\(configuration.server.apiURL(channel: channel))/pause (or kill -USR1 \(getpid()); -USR2 resumes)"
-            )
-        }
+        notices.append(try controlNotice(&configuration))
         if configuration.serve, let access = configuration.server.viewerAccess {
             notices.append(
                 "the channel is private: the watch link works for \(Self.lifetime(access.lifetime)) or more; "
@@ -242,7 +208,7 @@ struct Publish: AsyncParsableCommand {
                     ?? "frames follow the screen: a still screen is encoded only where the stream needs a frame (--frame-rate constant for every slot)"
             )
         }
-        for notice in notices { logger.notice("\(notice)") }
+        for notice in notices where !notice.isEmpty { logger.notice("\(notice)") }
         let registry = PrometheusCollectorRegistry()
         var metricsFactory = PrometheusMetricsFactory(registry: registry)
         metricsFactory.nameAndLabelSanitizer = MetricsEndpoint.sanitize
@@ -251,12 +217,60 @@ struct Publish: AsyncParsableCommand {
         try await broadcast.run(showStatus: isatty(STDERR_FILENO) == 1)
     }
 
-    /// The port must be free before anything starts.
+    /// `--renditions`: the ladder planned for the captured size and this machine's cores.
+    private func plan(
+        _ renditions: String, capturedWidth: Int, capturedHeight: Int, into configuration: inout BroadcastConfiguration,
+        notice: (String) -> Void
+    ) throws {
+        let ladder: RenditionLadder
+        do {
+            ladder = try RenditionLadder.plan(
+                try LadderRequest.parse(renditions), sourceWidth: capturedWidth, sourceHeight: capturedHeight,
+                cores: ProcessInfo.processInfo.activeProcessorCount)
+        } catch {
+            throw UsageError(message: error.description)
+        }
+        for skipped in ladder.skipped { notice("rendition \(skipped): left out") }
+        notice(
+            "publishing \(ladder.rungs.count) rendition\(ladder.rungs.count == 1 ? "" : "s"): "
+                + ladder.rungs.map {
+                    "\($0.id) \($0.width)x\($0.height) at \(Bitrate(bitsPerSecond: $0.videoBitrate))"
+                }
+                .joined(separator: ", "))
+        configuration.width = ladder.rungs[0].width
+        configuration.height = ladder.rungs[0].height
+        configuration.videoBitrate = ladder.rungs[0].videoBitrate
+        configuration.ladder = ladder.isLadder ? ladder.rungs : []
+    }
+
+    /// How to pause and resume: the signals without a server; with one, the control API and the
+    /// file of its token (made here when none was given). The token itself is not logged: logs are
+    /// often shared; its file is the user's own (0600).
+    private func controlNotice(_ configuration: inout BroadcastConfiguration) throws -> String {
+        if serving.noServe {
+            // No server, no control API: the signals still pause and resume.
+            return "no built-in server: pause with kill -USR1 \(getpid()), resume with -USR2"
+        }
+        let file = ControlToken.file(channel: channel)
+        guard configuration.server.controlToken.isEmpty else { return "" }
+        configuration.server.controlToken = ControlToken.random()
+        do {
+            try ControlToken.write(configuration.server.controlToken, to: file)
+        } catch {
+            throw UsageError(
+                message: "cannot write the control token to \(file.path) (\(error)); give one with --control-token")
+        }
+        return "control token in \(file.path): "
+            + "curl -X POST -H \"Authorization: Bearer $(cat \(file.path))\" "
+            + "\(configuration.server.apiURL(channel: channel))/pause (or kill -USR1 \(getpid()); -USR2 resumes)"
+    }
+
     /// `1 h`, `30 min`, `90 s`.
     static func lifetime(_ seconds: Int) -> String {
         seconds % 3600 == 0 ? "\(seconds / 3600) h" : seconds % 60 == 0 ? "\(seconds / 60) min" : "\(seconds) s"
     }
 
+    /// The port must be free before anything starts.
     func checkPort() throws {
         guard !serving.noServe else { return }
         if let problem = PortCheck.problem(host: server.host, port: server.port) {

@@ -28,6 +28,7 @@ public struct CaptureDevice: Sendable, Equatable {
 /// One opened ALSA capture device, in whatever format, rate and channel count it offers
 /// nearest to 16-bit 48 kHz stereo. Owns the snd_pcm_t.
 /// Used by one thread at a time: opened on one, handed once to the `AlsaReader` that reads it.
+// Unchecked Sendable: a C handle (snd_pcm_t), used by one thread at a time.
 final class AlsaDevice: @unchecked Sendable {
     let name: String
     let format: SampleFormat

@@ -6,8 +6,10 @@ import Media
 /// holds only this thread: ALSA's pulse plugin can deadlock inside a call when its sound server
 /// dies, and a stopped server leaves a read waiting for good. Such a reader is abandoned, never
 /// joined; the device is only ever touched (and closed) on the reader's own thread.
+// Unchecked Sendable: it holds the snd_pcm_t (a C handle), touched on the reader's own thread only.
 final class AlsaReader: @unchecked Sendable {
     /// One run of samples and what dates it on the broadcast clock.
+    // Unchecked Sendable: it carries the samples read into C memory, handed over once.
     struct Reading: @unchecked Sendable {
         let frame: AudioFrame
         /// The clock just before the read started and just after it returned.
@@ -19,6 +21,7 @@ final class AlsaReader: @unchecked Sendable {
         let afterOverrun: Bool
     }
 
+    // Unchecked Sendable: it carries a Reading, handed over once.
     enum Outcome: @unchecked Sendable {
         /// The device opened (only for a reader that opens its own device): its sample layout.
         case opened(AlsaLayout)

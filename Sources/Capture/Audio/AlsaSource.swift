@@ -9,6 +9,7 @@ public import Media
 /// jittery clock read. Overruns are recovered and counted. The device is read on a thread of its
 /// own (`AlsaReader`); one that fails, or delivers nothing for `stallSeconds` (a sound server
 /// that hangs), is replaced by silence, with a warning, and opened again once a second.
+// Unchecked Sendable: it holds ALSA handles through its reader; read by the audio thread only.
 public final class AlsaSource: AudioSource, @unchecked Sendable {
     /// How long a running device may deliver nothing before it counts as gone: a capture device
     /// delivers at its rate for as long as it runs.

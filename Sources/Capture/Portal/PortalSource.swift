@@ -10,6 +10,7 @@ public import Media
 /// picture with damage regions is converted only where they reach; a new size is fitted again
 /// whole. When the stream ends (the user stopped sharing from the desktop), it is reported and
 /// the broadcast ends cleanly.
+// Unchecked Sendable: it holds the PipeWire stream (a C handle), read by the capture thread only.
 public final class PortalSource: VideoSource, @unchecked Sendable {
     public let width: Int
     public let height: Int

@@ -166,6 +166,7 @@ public enum ScreenCastPortal {
 
 /// A screen-cast session the user agreed to, and its PipeWire stream. The session lasts as long
 /// as this object (the bus connection is its owner); the stream delivers B,G,R,x pictures.
+// Unchecked Sendable: a C handle (the sd-bus connection and PipeWire stream); its ring has its own lock.
 public final class PortalCapture: @unchecked Sendable {
     private let bus: SessionBus
     let session: String

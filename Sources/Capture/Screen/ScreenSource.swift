@@ -9,6 +9,7 @@ public import Media
 /// ends cleanly after the grace period. When the X server goes away, the pacer shows a "screen
 /// unavailable" card while the source reconnects once a second; if the display is not back
 /// within the reconnect timeout, the broadcast ends cleanly.
+// Unchecked Sendable: it holds an X connection (a C handle), used by the capture thread only.
 public final class ScreenSource: VideoSource, @unchecked Sendable {
     public enum Target: Sendable, Equatable {
         case screen

@@ -19,6 +19,7 @@ public struct WindowInfo: Sendable, Equatable {
 }
 
 /// One connection to an X server. Owns the Display; used by one thread at a time.
+// Unchecked Sendable: a C handle (Display *), used by one thread at a time.
 public final class X11Display: @unchecked Sendable {
     let display: OpaquePointer
     public let name: String

@@ -196,6 +196,56 @@ public struct IngestAssembler: Sendable {
         -> [Publication]
     {
         guard let format = try Self.format(of: playlist) else { return [] }
+        var timeline = try checkedTimeline(for: playlist, format: format)
+        var publications: [Publication] = []
+        defer { self.timeline = timeline }
+        let open = playlist.lowLatency?.openParts ?? []
+        let openSequence = playlist.mediaSequence + playlist.segments.count
+        let newestMap =
+            open.isEmpty ? (playlist.segments.last?.map ?? playlist.initSegmentURI) : playlist.lowLatency?.openMap
+        if cursor == nil || cursor?.map != newestMap || openSequence < cursor!.next
+            || (timeline.ended && !playlist.ended)
+        {
+            guard
+                let begun = try beginRun(
+                    of: playlist, map: newestMap, now: now, forgetting: forgetting, timeline: &timeline)
+            else { return [] }
+            publications += begun
+        }
+        guard var cursor else { return publications }
+        defer { self.cursor = cursor }
+        if cursor.next < playlist.mediaSequence {
+            // The publisher's playlist moved past segments this origin never got: what follows does
+            // not follow on from what the origin has, and says so (EXT-X-DISCONTINUITY).
+            cursor.next = playlist.mediaSequence
+            cursor.partsTaken = 0
+            timeline.skipAhead()
+            Self.follow(playlist, from: cursor.next, map: nil, into: &timeline)
+        }
+        publications += takeSegments(of: playlist, cursor: &cursor, timeline: &timeline, now: now)
+        if timeline.isLowLatency, cursor.next == openSequence {
+            for part in open.dropFirst(cursor.partsTaken) {
+                guard let bytes = files[part.uri] else { break }
+                publications +=
+                    timeline.appendPart(bytes, duration: part.duration, independent: part.independent)
+                    .map { [$0] } ?? []
+                take(part.uri)
+                cursor.partsTaken += 1
+            }
+        }
+        if playlist.ended, cursor.next == openSequence, !timeline.ended {
+            publications.append(timeline.end())
+        }
+        if forgetting {
+            forgetPassed(playlist, map: newestMap)
+            lastAdvanced = now
+        }
+        return publications
+    }
+
+    /// The channel's timeline, made from the first playlist; a playlist with other settings than
+    /// the channel's (container, target duration, parts) is refused while it is live.
+    private func checkedTimeline(for playlist: MediaPlaylist, format: ContainerFormat) throws(Refusal) -> Timeline {
         let configuration = Timeline.Configuration(
             channel: channel, rendition: Self.rendition(variant, id: renditionID, audioChannels: audioChannels),
             format: format,
@@ -215,56 +265,53 @@ public struct IngestAssembler: Sendable {
         if let longest = playlist.segments.map(\.duration).max(), Int(longest.rounded(.up)) == playlist.targetDuration {
             timeline.configuration.segmentDuration = longest
         }
+        return timeline
+    }
+
+    /// The first run, or a publisher that came back: follows the newest run from the first of its
+    /// segments whose media is here (an origin that restarted has not seen the older ones), from
+    /// its init segment `map`. Nil while there is nothing to follow yet; refused for a second
+    /// publisher while the one followed still pushes, and for an init segment that never came.
+    private mutating func beginRun(
+        of playlist: MediaPlaylist, map newestMap: String?, now: Int64, forgetting: Bool, timeline: inout Timeline
+    ) throws(Refusal) -> [Publication]? {
+        let hold = Self.holdMilliseconds(targetDuration: timeline.configuration.targetDuration)
+        if forgetting, cursor != nil, !timeline.ended, let last = lastAdvanced, now - last < hold {
+            // Another run while the one followed still pushes: a second publisher on the channel.
+            throw .conflict(
+                "channel \(channel) is live from another publisher, which pushed "
+                    + "\(String(fixed: Double(now - last) / 1000, decimals: 1)) s ago; a channel has one publisher "
+                    + "at a time, and another takes over once it ends or is silent for \(hold / 1000) s")
+        }
+        guard let start = startOfNewestRun(playlist, map: newestMap) else { return nil }
+        let initBytes = newestMap.flatMap { files[$0] }
+        if timeline.configuration.format.hasInitSegment, initBytes == nil {
+            // Segments are here and the playlist says which init segment they need, but it never
+            // came: it went to this server before it restarted. Asked for again, not waited for.
+            if forgetting, let map = newestMap {
+                throw .missingFiles(
+                    "\(map) is not here (this server restarted?): send it, and the files the playlist names, again")
+            }
+            return nil
+        }
+        if !timeline.segments.isEmpty || !timeline.openParts.isEmpty || timeline.ended { timeline.beginRun() }
+        Self.follow(playlist, from: start, map: newestMap, into: &timeline)
         var publications: [Publication] = []
-        defer { self.timeline = timeline }
-        let open = playlist.lowLatency?.openParts ?? []
+        if let initBytes, let map = newestMap {
+            publications += timeline.setInitSegment(initBytes).map { [$0] } ?? []
+            take(map)
+        }
+        cursor = Cursor(map: newestMap, next: start, partsTaken: 0)
+        return publications
+    }
+
+    /// The playlist's segments from the cursor on, while their media is here: each closed as the
+    /// publisher made it (whole, from its parts, or a gap).
+    private mutating func takeSegments(
+        of playlist: MediaPlaylist, cursor: inout Cursor, timeline: inout Timeline, now: Int64
+    ) -> [Publication] {
+        var publications: [Publication] = []
         let openSequence = playlist.mediaSequence + playlist.segments.count
-        let newestMap =
-            open.isEmpty ? (playlist.segments.last?.map ?? playlist.initSegmentURI) : playlist.lowLatency?.openMap
-        if cursor == nil || cursor?.map != newestMap || openSequence < cursor!.next
-            || (timeline.ended && !playlist.ended)
-        {
-            if forgetting, cursor != nil, !timeline.ended, let last = lastAdvanced,
-                now - last < Self.holdMilliseconds(targetDuration: timeline.configuration.targetDuration)
-            {
-                // Another run while the one followed still pushes: a second publisher on the channel.
-                throw .conflict(
-                    "channel \(channel) is live from another publisher, which pushed "
-                        + "\(String(fixed: Double(now - last) / 1000, decimals: 1)) s ago; a channel has one publisher "
-                        + "at a time, and another takes over once it ends or is silent for "
-                        + "\(Self.holdMilliseconds(targetDuration: timeline.configuration.targetDuration) / 1000) s")
-            }
-            // The first run, or a publisher that came back: follow the newest run from the first of its
-            // segments whose media is here (an origin that restarted has not seen the older ones).
-            guard let start = startOfNewestRun(playlist, map: newestMap) else { return [] }
-            let initBytes = newestMap.flatMap { files[$0] }
-            if format.hasInitSegment, initBytes == nil {
-                // Segments are here and the playlist says which init segment they need, but it never
-                // came: it went to this server before it restarted. Asked for again, not waited for.
-                if forgetting, let map = newestMap {
-                    throw .missingFiles(
-                        "\(map) is not here (this server restarted?): send it, and the files the playlist names, again")
-                }
-                return []
-            }
-            if !timeline.segments.isEmpty || !timeline.openParts.isEmpty || timeline.ended { timeline.beginRun() }
-            Self.follow(playlist, from: start, map: newestMap, into: &timeline)
-            if let initBytes, let map = newestMap {
-                publications += timeline.setInitSegment(initBytes).map { [$0] } ?? []
-                take(map)
-            }
-            cursor = Cursor(map: newestMap, next: start, partsTaken: 0)
-        }
-        guard var cursor else { return publications }
-        defer { self.cursor = cursor }
-        if cursor.next < playlist.mediaSequence {
-            // The publisher's playlist moved past segments this origin never got: what follows does
-            // not follow on from what the origin has, and says so (EXT-X-DISCONTINUITY).
-            cursor.next = playlist.mediaSequence
-            cursor.partsTaken = 0
-            timeline.skipAhead()
-            Self.follow(playlist, from: cursor.next, map: nil, into: &timeline)
-        }
         segments: while cursor.next < openSequence {
             let segment = playlist.segments[cursor.next - playlist.mediaSequence]
             // A publisher that does not stamp its segments (ffmpeg by default): they follow each other.
@@ -299,23 +346,6 @@ public struct IngestAssembler: Sendable {
             for name in [segment.uri] + segment.parts.map(\.uri) { take(name) }
             cursor.next += 1
             cursor.partsTaken = 0
-        }
-        if timeline.isLowLatency, cursor.next == openSequence {
-            for part in open.dropFirst(cursor.partsTaken) {
-                guard let bytes = files[part.uri] else { break }
-                publications +=
-                    timeline.appendPart(bytes, duration: part.duration, independent: part.independent)
-                    .map { [$0] } ?? []
-                take(part.uri)
-                cursor.partsTaken += 1
-            }
-        }
-        if playlist.ended, cursor.next == openSequence, !timeline.ended {
-            publications.append(timeline.end())
-        }
-        if forgetting {
-            forgetPassed(playlist, map: newestMap)
-            lastAdvanced = now
         }
         return publications
     }

@@ -14,6 +14,7 @@ public import Media
 /// It removes only what it can prove it wrote: files it wrote in this run, and the files an
 /// earlier run's playlist names under exactly the names this program writes, as plain files.
 /// Failures, recoveries and segments skipped while behind are each said once per episode.
+// Unchecked Sendable: its state is used by its runner's thread only (handed over once, at the start).
 public final class DirectoryMirror: PublicationSink, @unchecked Sendable {
     /// Where the rendition's files go: the channel's folder, or a rendition's folder in it.
     public let folder: URL

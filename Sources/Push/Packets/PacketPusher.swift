@@ -55,6 +55,7 @@ public final class PacketPusher: PacketSink {
 
 /// The sender's thread: connect, send, reconnect. Used by that thread only (unchecked: it holds a
 /// libavformat context, which is not Sendable).
+// Unchecked Sendable: a C handle (AVFormatContext), used by the sender's thread only.
 private final class PacketConnection: @unchecked Sendable {
     let link: PacketLink
     let destination: String

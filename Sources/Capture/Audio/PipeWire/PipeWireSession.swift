@@ -16,7 +16,8 @@ public struct PipeWireSoundError: Error, CustomStringConvertible, Equatable {
 /// One connection to the user's PipeWire, on PipeWire's own thread loop: the audio nodes there
 /// now, and captures of them. Methods may be called from any thread (the loop's lock guards
 /// PipeWire's state).
-final class PipeWireSession: @unchecked Sendable {  // a C handle; its calls take the loop's lock
+// Unchecked Sendable: a C handle (the thread loop); its calls take the loop's lock.
+final class PipeWireSession: @unchecked Sendable {
     private let session: UnsafeMutablePointer<CPA_session>
 
     /// Connects and reads the node list, waiting up to `timeout` seconds.
@@ -103,7 +104,8 @@ final class PipeWireSession: @unchecked Sendable {  // a C handle; its calls tak
 }
 
 /// One stream captured from PipeWire: 48 kHz float stereo collecting in a ring until read.
-final class PipeWireCapture: @unchecked Sendable {  // a C handle; the ring has its own lock
+// Unchecked Sendable: a C handle (the stream); the ring has its own lock.
+final class PipeWireCapture: @unchecked Sendable {
     let serial: UInt32
     private let capture: UnsafeMutablePointer<CPA_capture>
     /// Kept until the capture is closed: the stream lives on the session's connection.

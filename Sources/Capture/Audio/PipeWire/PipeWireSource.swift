@@ -13,7 +13,8 @@ public import Media
 /// by taking a frame more or less now and then (`FillFollower`), which the encoder's resampler
 /// absorbs. PipeWire converts whatever a stream plays (mono, 5.1, 44.1 kHz) to
 /// 48 kHz stereo. When PipeWire goes away (a restart), the source connects again once a second.
-public final class PipeWireSource: AudioSource, @unchecked Sendable {  // read on one thread only
+// Unchecked Sendable: it holds PipeWire captures (C handles), read by the audio thread only.
+public final class PipeWireSource: AudioSource, @unchecked Sendable {
     public static let sampleRate = 48_000
     static let chunk = 960
     /// Frames a stream holds before it is taken from: two PipeWire cycles of 1024.
