@@ -241,6 +241,66 @@ import Testing
                 channel: "demo", rendition: "r9", file: .segment(0, .fmp4), bytes: [1], now: 0, wallMilliseconds: 0)
         }
     }
+
+    @Test func aHostedChannelsSinksAreMadeOnceAndOneRenditionWritesTheLaddersIndex() throws {
+        let outputs = OutputsLog()
+        let origin = OriginChannels(
+            settings: .init(publisherTimeout: 10), registry: ChannelRegistry(), outputs: outputs)
+        // One rendition: its sinks with its first publication, then no more; recorded run by run.
+        try origin.put(channel: "one", file: .initSegment(continuing: nil), bytes: [1], now: 0, wallMilliseconds: 0)
+        try origin.put(channel: "one", file: .segment(0, .fmp4), bytes: [2], now: 0, wallMilliseconds: 0)
+        try origin.put(
+            channel: "one", file: .mediaPlaylist, bytes: Self.playlist(segments: 1), now: 0, wallMilliseconds: 0)
+        try origin.put(channel: "one", file: .segment(1, .fmp4), bytes: [3], now: 1, wallMilliseconds: 0)
+        try origin.put(
+            channel: "one", file: .mediaPlaylist, bytes: Self.playlist(segments: 2), now: 1, wallMilliseconds: 0)
+        #expect(outputs.lasting == ["one nil index"])
+        #expect(outputs.runs == ["one [nil]"])
+        // A ladder whose renditions' media come before its index: their sinks wait for it, and
+        // exactly the first rendition it lists writes the index onward.
+        try Self.pushRendition("360p", channel: "ladder", into: origin, now: 2)
+        try Self.pushRendition("180p", channel: "ladder", into: origin, now: 2)
+        #expect(outputs.lasting == ["one nil index"])
+        try origin.put(
+            channel: "ladder", file: .multivariantPlaylist, bytes: Self.ladderIndex(["360p", "180p"]), now: 3,
+            wallMilliseconds: 0)
+        for id in ["180p", "360p"] {
+            try origin.put(
+                channel: "ladder", rendition: id, file: .segment(1, .fmp4), bytes: [3], now: 4, wallMilliseconds: 0)
+            try origin.put(
+                channel: "ladder", rendition: id, file: .mediaPlaylist, bytes: Self.playlist(segments: 2), now: 4,
+                wallMilliseconds: 0)
+        }
+        #expect(outputs.lasting == ["one nil index", "ladder 180p", "ladder 360p index"])
+        #expect(outputs.runs == ["one [nil]", "ladder [360p, 180p]"])
+    }
+}
+
+/// What an origin asked of its ``ChannelOutputs``: the lasting sinks of each rendition (and
+/// whether they write the index), and each run's recordings. It makes no sink.
+final class OutputsLog: ChannelOutputs, @unchecked Sendable {
+    private var lastingCalls: [String] = []
+    private var runCalls: [String] = []
+    var lasting: [String] { lastingCalls }
+    var runs: [String] { runCalls }
+
+    func rewindWindow(of channel: String) -> DVRFolder? { nil }
+
+    func lastingSinks(of channel: String, rendition: String?, writesIndex: Bool) -> [any PublicationSink] {
+        lastingCalls.append("\(channel) \(rendition ?? "nil")\(writesIndex ? " index" : "")")
+        return []
+    }
+
+    func recordings(of channel: String, renditions: [String?], format: ContainerFormat, startedAt: Int64)
+        -> (any ChannelRecordings)?
+    {
+        runCalls.append("\(channel) [\(renditions.map { $0 ?? "nil" }.joined(separator: ", "))]")
+        return NoRecorders()
+    }
+
+    struct NoRecorders: ChannelRecordings {
+        func sinks(rendition: String?, writesIndex: Bool, after: Int?) -> [any PublicationSink] { [] }
+    }
 }
 
 final class ChangeLog: @unchecked Sendable {

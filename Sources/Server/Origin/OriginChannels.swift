@@ -68,8 +68,9 @@ public final class OriginChannels: Sendable {
     private struct Feed {
         var assembler: IngestAssembler
         var store: LiveStore?
-        /// Made with the store: its push destinations and rewind window, each on a thread of its own.
-        var sinks: [SinkRunner] = []
+        /// Its push destinations and rewind window, each on a thread of its own: made with its first
+        /// publication, or a ladder's once the multivariant playlist says which rendition writes it.
+        var sinks: [SinkRunner]?
         /// With `--record`: the recordings of this rendition's current run.
         var recorders: [SinkRunner] = []
         /// The timeline's last segment when the run before ended: the next run's recording starts after it.
@@ -218,7 +219,8 @@ public final class OriginChannels: Sendable {
             heldTotal.subtract(channel.bytes, ordering: .relaxed)
             channel.bytes = 0
             let window = outputs?.rewindWindow(of: name)
-            Self.finish(channel.feeds.values.flatMap { $0.sinks + $0.recorders }, afterwards: window.map { $0.remove })
+            Self.finish(
+                channel.feeds.values.flatMap { ($0.sinks ?? []) + $0.recorders }, afterwards: window.map { $0.remove })
             return true
         }
         if removed { slots[name] = nil }
@@ -264,9 +266,6 @@ public final class OriginChannels: Sendable {
         let publications = try feed.assembler.put(file, bytes: bytes, now: wall)
         if feed.store == nil, let timeline = feed.assembler.timeline {
             feed.store = LiveStore(timeline: timeline, startedAt: wall)
-            feed.sinks =
-                (outputs?.lastingSinks(of: name, rendition: rendition, writesIndex: writesIndex(key, channel)) ?? [])
-                .map { SinkRunner($0) }
         }
         for var publication in publications {
             if rendition != nil { publication.ladder = channel.board?.post(publication.timeline) }
@@ -389,7 +388,7 @@ public final class OriginChannels: Sendable {
         guard !leaving.contains(where: { channel.feeds[$0]?.isLive == true }) else {
             throw .conflict("channel \(name) is live with other renditions; stop its publisher first")
         }
-        channel.retiring += leaving.flatMap { channel.feeds[$0].map { $0.sinks + $0.recorders } ?? [] }
+        channel.retiring += leaving.flatMap { channel.feeds[$0].map { ($0.sinks ?? []) + $0.recorders } ?? [] }
         for key in leaving { channel.feeds[key] = nil }
         if !channel.listed.allSatisfy({ channel.feeds[$0]?.store != nil }) { channel.listed = [] }
     }
@@ -462,8 +461,14 @@ public final class OriginChannels: Sendable {
         now: Int64, finished: inout [SinkRunner]
     ) {
         feed.store?.receive(publication)
-        for sink in feed.sinks { sink.send(publication) }
         guard let outputs else { return }
+        // Made late, a sink loses nothing: each publication carries the whole timeline.
+        if feed.sinks == nil, key == Self.single || !channel.ladder.isEmpty {
+            feed.sinks = outputs.lastingSinks(
+                of: name, rendition: key == Self.single ? nil : key, writesIndex: writesIndex(key, channel)
+            ).map { SinkRunner($0) }
+        }
+        for sink in feed.sinks ?? [] { sink.send(publication) }
         let timeline = publication.timeline
         if feed.recorders.isEmpty {
             // A ladder's rendition waits for the multivariant playlist that names the recording's folders.
@@ -512,7 +517,7 @@ public final class OriginChannels: Sendable {
     public func close(within timeout: Duration) {
         let channels = slots.withLock { slots in
             slots.map { name, slot in
-                (name, slot.state.withLock { $0.feeds.values.flatMap { $0.sinks + $0.recorders } })
+                (name, slot.state.withLock { $0.feeds.values.flatMap { ($0.sinks ?? []) + $0.recorders } })
             }
         }
         let deadline = ContinuousClock.now + timeout
