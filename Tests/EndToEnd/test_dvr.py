@@ -36,6 +36,8 @@ def short(tmp_path_factory):
     folder = tmp_path_factory.mktemp("dvr")
     publisher = Publisher("--dvr", "30s", "--dvr-dir", str(folder), "--playlist-size", "3")
     publisher.wait_for_segments(1)
+    # The window's playlist is written on its own thread, after the live store has the segment.
+    wait_until(lambda: served(publisher, "dvr-media.m3u8"), 10, what="the window's playlist")
     yield publisher, folder
     publisher.kill()
 
