@@ -44,7 +44,11 @@ let package = Package(
         .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(
             name: "CPipeWire", pkgConfig: "libpipewire-0.3", providers: [.apt(["libpipewire-0.3-dev"])]),
-        .target(name: "Media", dependencies: ["CFFmpeg"], swiftSettings: swiftSettings),
+        // Threads, queues, signals, clocks, numbers as text: what every stage uses; no C library.
+        .target(name: "Runtime", swiftSettings: swiftSettings),
+        // The HLS model: timelines, playlists, file names, requests, ingest rules; no C library.
+        .target(name: "HLSModel", dependencies: ["Runtime"], swiftSettings: swiftSettings),
+        .target(name: "Media", dependencies: ["Runtime", "CFFmpeg"], swiftSettings: swiftSettings),
         .target(
             name: "Capture",
             dependencies: ["Media", "CFFmpeg", "CX11", "CALSA", "CSDBus", "CPipeWire"],
@@ -57,7 +61,7 @@ let package = Package(
         ),
         .target(
             name: "HLS",
-            dependencies: ["Media", "CFFmpeg"],
+            dependencies: ["HLSModel", "Runtime", "Media", "CFFmpeg"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -124,13 +128,13 @@ let package = Package(
         // libFuzzer over request and playlist parsing: scripts/fuzz.sh; without it, a corpus replayer.
         .target(name: "FuzzDriver", path: "Fuzz/Driver", swiftSettings: swiftSettings),
         .executableTarget(
-            name: "RequestFuzzer", dependencies: ["HLS", "FuzzDriver"], path: "Fuzz/RequestFuzzer",
+            name: "RequestFuzzer", dependencies: ["HLSModel", "FuzzDriver"], path: "Fuzz/RequestFuzzer",
             swiftSettings: swiftSettings),
         // libFuzzer over an origin's ingest: sequences of pushed playlists and media (scripts/fuzz.sh ingest).
         .executableTarget(
-            name: "IngestFuzzer", dependencies: ["HLS", "FuzzDriver"], path: "Fuzz/IngestFuzzer",
+            name: "IngestFuzzer", dependencies: ["HLSModel", "FuzzDriver"], path: "Fuzz/IngestFuzzer",
             swiftSettings: swiftSettings),
-        .testTarget(name: "HLSTests", dependencies: ["HLS"], swiftSettings: swiftSettings),
+        .testTarget(name: "HLSTests", dependencies: ["HLS", "HLSModel", "Media"], swiftSettings: swiftSettings),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media"], swiftSettings: swiftSettings),
         .testTarget(name: "MediaTests", dependencies: ["Media", "Encoding", "Capture"], swiftSettings: swiftSettings),
         .testTarget(name: "EncodingTests", dependencies: ["Encoding", "Media"], swiftSettings: swiftSettings),

@@ -3,7 +3,7 @@
 // rendered and checked against the HLS rules. Built without -DFUZZING it replays the files given
 // as arguments (the committed corpus) through the same checks.
 import FuzzDriver
-import HLS
+import HLSModel
 
 /// One input: pushes separated by NUL bytes, each `file name \n body`; a push arrives a second after
 /// the one before. Returns 0; a broken rule traps.

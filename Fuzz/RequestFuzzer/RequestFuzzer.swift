@@ -2,7 +2,7 @@
 // under libFuzzer (scripts/fuzz.sh). Built without -DFUZZING it replays files given as arguments
 // (the committed corpus) through the same checks.
 import FuzzDriver
-import HLS
+import HLSModel
 
 /// One input: `channel \n file \n query \n playlist text`. Returns 0; a broken promise traps.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,3 +1,4 @@
+public import Runtime
 public import Media
 
 /// The built-in picture: colour bars, a ball that bounces across the screen, the capture time

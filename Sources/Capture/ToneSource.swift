@@ -1,3 +1,4 @@
+public import Runtime
 import Foundation
 public import Media
 

@@ -1,3 +1,4 @@
+public import Runtime
 public import Media
 
 /// Turns whatever a source delivers into frames on the broadcast clock's slots (`fps` a second).

@@ -1,3 +1,4 @@
+public import Runtime
 package import CFFmpeg
 
 /// One picture in yuv420p. Owns its AVFrame; immutable once handed to the next stage.

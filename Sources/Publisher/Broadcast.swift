@@ -1,3 +1,5 @@
+import HLSModel
+import Runtime
 import Capture
 import Encoding
 import Foundation

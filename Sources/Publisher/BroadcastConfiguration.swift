@@ -1,3 +1,5 @@
+public import HLSModel
+public import Runtime
 import Foundation
 public import Capture
 public import Media

@@ -1,3 +1,4 @@
+import Runtime
 import Encoding
 import HLS
 import Media

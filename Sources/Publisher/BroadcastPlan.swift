@@ -1,3 +1,5 @@
+import Runtime
+import HLSModel
 import Encoding
 import Foundation
 import HLS

@@ -1,3 +1,5 @@
+import HLSModel
+import Runtime
 import Encoding
 import Foundation
 import HLS

@@ -1,3 +1,4 @@
+import Runtime
 import Media
 
 /// Live counts of one broadcast, raised by the stages and read by the status line. The frame

@@ -1,3 +1,4 @@
+import Runtime
 public import Logging
 import HLS
 import Metrics

@@ -1,3 +1,4 @@
+import Runtime
 import Capture
 import Encoding
 import HLS

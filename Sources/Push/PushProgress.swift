@@ -1,3 +1,4 @@
+public import HLSModel
 public import HLS
 
 /// What a destination holds of one rendition, as far as its push sink knows, and what it needs next

@@ -1,3 +1,4 @@
+import HLSModel
 import Foundation
 import HLS
 

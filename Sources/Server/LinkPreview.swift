@@ -1,3 +1,4 @@
+import HLSModel
 import HTTPTypes
 import Hummingbird
 import HLS

@@ -1,3 +1,5 @@
+import HLSModel
+import Runtime
 import CompressNIO
 import Foundation
 public import HLS

@@ -1,3 +1,4 @@
+import HLSModel
 import Dispatch
 import HLS
 import Hummingbird

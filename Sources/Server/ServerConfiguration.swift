@@ -1,3 +1,4 @@
+public import HLSModel
 public import Foundation
 public import HLS
 

@@ -1,3 +1,4 @@
+import Runtime
 import HummingbirdHTTP2
 import Media
 

@@ -1,3 +1,4 @@
+import HLSModel
 public import ArgumentParser
 import Capture
 import Encoding

@@ -1,3 +1,4 @@
+import HLSModel
 import ArgumentParser
 import Foundation
 import HLS

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import enum Media.RegularFile
+import enum Runtime.RegularFile
 import Push
 
 struct PushOptions: ParsableArguments {

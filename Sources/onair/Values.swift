@@ -1,5 +1,6 @@
 import ArgumentParser
 import Media
+import Runtime
 
 /// `WIDTHxHEIGHT`.
 struct FrameSize: ExpressibleByArgument, CustomStringConvertible, Equatable {
@@ -30,7 +31,7 @@ struct Bitrate: ExpressibleByArgument, CustomStringConvertible, Equatable {
     }
 
     init?(argument: String) {
-        guard let rate = Media.bitsPerSecond(Substring(argument)) else { return nil }
+        guard let rate = Runtime.bitsPerSecond(Substring(argument)) else { return nil }
         self.init(bitsPerSecond: rate)
     }
 

@@ -1,3 +1,4 @@
+import Runtime
 import Foundation
 import Media
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import HLS
+import HLSModel
 
 /// A restarted channel: the earlier run's playlist read back, its numbering continued after a
 /// discontinuity, its init segment kept while its segments are.

@@ -1,3 +1,4 @@
+import HLSModel
 import CFFmpeg
 import Testing
 

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import HLS
+@testable import HLSModel
 
 @Suite struct RenditionLadderTests {
     func plan(_ text: String, _ width: Int = 1920, _ height: Int = 1080, cores: Int = 2) throws -> RenditionLadder {

@@ -1,3 +1,4 @@
+import HLSModel
 @testable import HLS
 
 /// A channel's timeline feeding its live store directly, as the packaging stage does through the

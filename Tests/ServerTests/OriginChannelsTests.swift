@@ -1,3 +1,4 @@
+import HLSModel
 import Testing
 
 @testable import HLS

@@ -1,3 +1,4 @@
+import Runtime
 internal import CALSA
 import Media
 

@@ -1,3 +1,4 @@
+public import Runtime
 public import Media
 
 /// Sound from an ALSA capture device (`default`, `pulse`, `hw:1,0`, `plughw:…`).

@@ -1,3 +1,4 @@
+public import Runtime
 public import Media
 
 /// What `--audio` and `--audio-mix` capture from: an ALSA device, or PipeWire (an application's

@@ -1,3 +1,4 @@
+public import Runtime
 internal import CPipeWire
 public import Media
 

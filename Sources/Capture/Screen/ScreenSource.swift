@@ -1,3 +1,4 @@
+public import Runtime
 internal import CX11
 public import Media
 

@@ -1,3 +1,4 @@
+import Runtime
 public import Media
 
 /// A watermark made ready for one output size: scaled once, converted to premultiplied

@@ -1,3 +1,4 @@
+public import HLSModel
 import Synchronization
 
 /// Where the packaging stages of one channel's renditions tell each other how they stand: each

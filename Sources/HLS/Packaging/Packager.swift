@@ -1,3 +1,4 @@
+import HLSModel
 internal import CFFmpeg
 import Media
 

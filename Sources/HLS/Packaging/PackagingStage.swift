@@ -1,3 +1,5 @@
+public import HLSModel
+public import Runtime
 public import Media
 
 /// What the encoders send the packaging stage: packets, then each track's end.

@@ -1,3 +1,5 @@
+import HLSModel
+import Runtime
 internal import CFFmpeg
 public import Foundation
 import Media

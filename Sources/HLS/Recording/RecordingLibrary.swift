@@ -1,3 +1,4 @@
+import HLSModel
 public import Foundation
 import Media
 import Synchronization

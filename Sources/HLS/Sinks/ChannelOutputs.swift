@@ -1,3 +1,5 @@
+public import HLSModel
+
 /// Where a channel goes besides the live store its viewers read: push destinations, recordings (on
 /// disk or in object storage) and the rewind window. `onair publish` and `onair serve` describe it
 /// from the same options and make every rendition's sinks from it alike, so whatever a published

@@ -1,3 +1,5 @@
+public import HLSModel
+public import Runtime
 public import Foundation
 public import Media
 

@@ -1,3 +1,5 @@
+public import HLSModel
+
 /// What the HTTP server reads of a channel: files by request, figures for the pages. How files are
 /// named, numbered and held stays behind it.
 public protocol LiveChannel: AnyObject, Sendable {

@@ -1,3 +1,5 @@
+public import HLSModel
+
 /// What viewers read of a channel published in several renditions: the multivariant playlist
 /// (`index.m3u8`) over one ``LiveStore`` per rendition (the audio rendition's last, when it has one), each of which serves its own folder
 /// (`720p/media.m3u8`, `720p/seg12.m4s`) as a single-rendition channel serves its own.

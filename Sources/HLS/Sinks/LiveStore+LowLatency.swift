@@ -1,3 +1,5 @@
+public import HLSModel
+
 /// Low-Latency HLS in the live store: requests held until the playlist holds what they ask for
 /// (blocking playlist reload, preload hints). A held request is a continuation, resumed by the
 /// store's thread after the publication that satisfies it: no thread and no polling per request.

@@ -1,3 +1,4 @@
+public import HLSModel
 import Synchronization
 
 /// The sink viewers read: a channel's newest timeline in memory, its playlists rendered once per

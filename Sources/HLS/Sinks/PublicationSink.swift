@@ -1,3 +1,5 @@
+public import HLSModel
+
 /// Where a channel's publications go: the live store viewers read, a folder, and (next) remote
 /// origins, object storage and recordings. A sink is handed publications by a ``SinkRunner`` on a
 /// thread of its own, so however slow it is, it never delays packaging, the server or another sink.

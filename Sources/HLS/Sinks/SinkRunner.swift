@@ -1,3 +1,5 @@
+public import HLSModel
+public import Runtime
 import Foundation
 import Media
 

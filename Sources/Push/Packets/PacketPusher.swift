@@ -1,3 +1,4 @@
+import Runtime
 internal import CFFmpeg
 public import Foundation
 public import Media

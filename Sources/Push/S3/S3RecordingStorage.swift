@@ -1,3 +1,4 @@
+import HLSModel
 public import Foundation
 public import HLS
 

@@ -1,3 +1,5 @@
+import HLSModel
+import Runtime
 import Foundation
 import HLS
 import Hummingbird

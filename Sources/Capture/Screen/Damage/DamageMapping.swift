@@ -1,3 +1,4 @@
+import Runtime
 import Media
 
 /// Where a changed box of the captured area lands in the output picture, and what to read and

@@ -1,3 +1,4 @@
+import Runtime
 import Media
 
 /// What changed on screen between two frames, as a few boxes: the rectangles XDamage reports

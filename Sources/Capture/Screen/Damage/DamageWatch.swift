@@ -1,3 +1,4 @@
+import Runtime
 internal import CX11
 import Media
 

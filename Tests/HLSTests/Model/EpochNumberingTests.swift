@@ -1,6 +1,6 @@
 import Testing
 
-@testable import HLS
+@testable import HLSModel
 
 /// Names that follow the media, not a server: where a broadcast's numbers start, and origins fed by
 /// one publisher serving the same playlists, with exact values.

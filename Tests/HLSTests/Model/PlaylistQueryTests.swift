@@ -1,5 +1,6 @@
-import HLS
 import Testing
+
+@testable import HLSModel
 
 @Suite struct PlaylistQueryTests {
     @Test func everyURIOfAMediaPlaylistGetsTheQuery() {

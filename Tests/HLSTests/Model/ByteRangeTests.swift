@@ -1,6 +1,6 @@
 import Testing
 
-@testable import HLS
+@testable import HLSModel
 
 /// What a Range header asks of a file of 1000 bytes (RFC 9110 14.1.2), with exact values.
 @Suite struct ByteRangeTests {

@@ -1,4 +1,4 @@
-import Media
+import Runtime
 
 /// Formats wall times as EXT-X-PROGRAM-DATE-TIME wants them: ISO 8601, milliseconds, `Z`.
 public enum ProgramDateTime {

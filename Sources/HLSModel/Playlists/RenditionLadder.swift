@@ -1,4 +1,4 @@
-public import Media
+import Runtime
 
 /// `--renditions`: the qualities a broadcast is published in, as asked for and as planned for a
 /// source. Pure, so every rule has an exact test.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import HLS
+@testable import HLSModel
 
 @Suite struct LiveRequestTests {
     func parse(_ file: String, _ query: String? = nil, channel: String = "demo") throws(LiveRequest.Problem)

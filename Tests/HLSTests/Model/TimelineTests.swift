@@ -1,6 +1,6 @@
 import Testing
 
-@testable import HLS
+@testable import HLSModel
 
 /// The pure timeline: what each change publishes, numbering across a restart, and the two windows
 /// (listed, then still downloadable), with exact values.

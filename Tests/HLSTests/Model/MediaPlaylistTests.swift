@@ -1,6 +1,6 @@
 import Testing
 
-@testable import HLS
+@testable import HLSModel
 
 @Suite struct MediaPlaylistTests {
     static let start: Int64 = 1_795_000_000_000  // 2026-11-18T11:06:40.000Z

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import HLS
+@testable import HLSModel
 
 /// Twin origins offered to players: `--pathway` checked, the multivariant playlist listing every
 /// pathway, and the steering manifest, with exact values.

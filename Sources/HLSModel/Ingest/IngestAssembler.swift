@@ -1,4 +1,4 @@
-import Media
+import Runtime
 
 /// Rebuilds a channel's timeline from what its publisher pushes to an origin (`PUT` of media files,
 /// then of the playlist that lists them): each pushed playlist is read, and the segments and parts

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import HLS
+@testable import HLSModel
 
 /// An origin rebuilding a channel from what its publisher pushes: the same playlists as the
 /// publisher's own, a publisher that comes back, gaps, and what is refused, with exact values.

@@ -1,4 +1,4 @@
-import Media
+import Runtime
 
 /// A live media playlist as a value: what it lists, not how it is stored.
 public struct MediaPlaylist: Sendable, Equatable {
