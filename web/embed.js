@@ -1,5 +1,5 @@
 // The embedded player: `/embed/<channel>?autoplay=1&muted=0&controls=1` in an iframe.
-"use strict";
+import { OnairPage } from "./page.js";
 
 (function () {
     const stage = document.querySelector(".stage");

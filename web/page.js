@@ -1,8 +1,8 @@
 // What the watch and embed pages share: the channel named in the address, and a player whose
 // state shows as a message over the video, with a button to turn the sound on.
-"use strict";
+import { OnairPlayer } from "./player/onair-player.js";
 
-const OnairPage = {
+export const OnairPage = {
     /** `demo` for `/watch/demo` or `/embed/demo`. */
     channel() {
         try {

@@ -2,7 +2,7 @@
 // its start. The MP4 when there is one (every browser plays and seeks it, and it downloads),
 // else the HLS recording with onair's player (native HLS, or its MSE engine; `?engine=` as on
 // the watch page).
-"use strict";
+import { OnairPlayer } from "./player/onair-player.js";
 
 (function () {
     const $ = (id) => document.getElementById(id);

@@ -1,5 +1,5 @@
 // The watch page: the player, the channel's state, latency and viewers, and the embed code.
-"use strict";
+import { OnairPage } from "./page.js";
 
 (function () {
     const channel = OnairPage.channel();

@@ -1,12 +1,13 @@
 import Foundation
 
-// Writes a Swift file holding the given files' bytes: `WebAssets.swift <output> <file>...`.
+// Writes a Swift file holding the given files' bytes, named by their path under the folder:
+// `WebEmbedder <output.swift> <folder> <file>...` (`web/player/units.js` is `player/units.js`).
 // Text files become string literals (readable in the generated source, quick to compile);
 // anything else becomes base64.
 
 let arguments = CommandLine.arguments.dropFirst()
-guard let output = arguments.first else {
-    FileHandle.standardError.write(Data("usage: WebEmbedder <output.swift> <file>...\n".utf8))
+guard let output = arguments.first, let folder = arguments.dropFirst().first else {
+    FileHandle.standardError.write(Data("usage: WebEmbedder <output.swift> <folder> <file>...\n".utf8))
     exit(2)
 }
 
@@ -27,10 +28,11 @@ func literal(_ text: String) -> String {
 }
 
 var entries: [String] = []
-for path in arguments.dropFirst() {
-    let url = URL(fileURLWithPath: path)
+let root = URL(fileURLWithPath: folder).standardizedFileURL.path + "/"
+for path in arguments.dropFirst(2) {
+    let url = URL(fileURLWithPath: path).standardizedFileURL
     let data = try Data(contentsOf: url)
-    let name = literal(url.lastPathComponent)
+    let name = literal(url.path.hasPrefix(root) ? String(url.path.dropFirst(root.count)) : url.lastPathComponent)
     if let text = String(data: data, encoding: .utf8) {
         entries.append("        \(name): Array(\(literal(text)).utf8),")
     } else {
@@ -43,7 +45,7 @@ let source = """
     import Foundation
 
     enum WebAssets {
-        /// The files of web/, by name.
+        /// The files of web/, by their path under it.
         static let files: [String: [UInt8]] = [
     \(entries.isEmpty ? "        :" : entries.joined(separator: "\n"))
         ]

@@ -1,14 +1,9 @@
 // The web player's twin-origin helpers (content steering pathways), run under Node's own test
-// runner: `node --test Tests/Web`. The player is loaded as a browser loads it, into a context
-// of its own with a `window` and no document.
+// runner: `node --test Tests/Web`.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import vm from "node:vm";
-
-const window = {};
-vm.runInNewContext(readFileSync(new URL("../../web/player.js", import.meta.url), "utf8"), { window, URL });
-const { parseVariants, parseSound, parsePathways, onPathway } = window.OnairPlayer;
+import { onPathway, parsePathways } from "../../web/player/pathways.js";
+import { parseSound, parseVariants } from "../../web/player/playlists.js";
 
 const steered = [
     "#EXTM3U",
