@@ -83,7 +83,7 @@ public struct BroadcastConfiguration: Sendable {
     /// What is encoded: the ladder's rungs, or the one rendition.
     public var renditions: [RenditionLadder.Rung] {
         ladder.isEmpty
-            ? [RenditionLadder.Rung(id: "main", width: width, height: height, videoBitrate: videoBitrate)]
+            ? [RenditionLadder.Rung(id: Rendition.singleID, width: width, height: height, videoBitrate: videoBitrate)]
             : ladder
     }
 

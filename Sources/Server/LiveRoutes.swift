@@ -78,7 +78,7 @@ struct LiveRoutes {
                 channel: channelName, rendition: inner == nil ? nil : context.parameters.get("file"), file: fileName,
                 query: request.uri.query)
         } catch {
-            throw HTTPError(error == .notFound ? .notFound : .badRequest, message: error.description)
+            throw HTTPError(error)
         }
         let session = live.session
         // Only a plausible session is carried into the variant URIs; any other is counted by address.
@@ -218,10 +218,7 @@ struct LiveRoutes {
         do {
             return try await channel.file(for: request)
         } catch {
-            switch error {
-            case .badRequest(let reason): throw HTTPError(.badRequest, message: reason)
-            case .timedOut(let reason): throw HTTPError(.serviceUnavailable, message: reason)
-            }
+            throw HTTPError(error)
         }
     }
 

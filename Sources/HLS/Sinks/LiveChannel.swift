@@ -15,7 +15,7 @@ public protocol LiveChannel: AnyObject, Sendable {
 /// A file as a viewer gets it.
 public struct LiveFile: Sendable {
     /// Why a request is not answered with a file.
-    public enum Refusal: Error, Equatable, CustomStringConvertible {
+    public enum Refusal: RequestRefusal, Equatable {
         /// The request cannot be answered (HTTP 400).
         case badRequest(String)
         /// What it waits for did not come in time (HTTP 503).
@@ -24,6 +24,13 @@ public struct LiveFile: Sendable {
         public var description: String {
             switch self {
             case .badRequest(let reason), .timedOut(let reason): reason
+            }
+        }
+
+        public var status: Int {
+            switch self {
+            case .badRequest: 400
+            case .timedOut: 503
             }
         }
     }

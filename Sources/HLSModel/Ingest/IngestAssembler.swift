@@ -26,7 +26,7 @@ public struct IngestAssembler: Sendable {
     }
 
     /// Why a push is refused.
-    public enum Refusal: Error, Equatable, CustomStringConvertible {
+    public enum Refusal: RequestRefusal, Equatable {
         /// Not something an origin can take (HTTP 400).
         case badRequest(String)
         /// Beyond the channel's bounds (HTTP 507).
@@ -40,6 +40,15 @@ public struct IngestAssembler: Sendable {
         public var description: String {
             switch self {
             case .badRequest(let reason), .full(let reason), .conflict(let reason), .missingFiles(let reason): reason
+            }
+        }
+
+        public var status: Int {
+            switch self {
+            case .badRequest: 400
+            case .full: 507
+            case .conflict: 409
+            case .missingFiles: 424
             }
         }
     }
@@ -71,7 +80,9 @@ public struct IngestAssembler: Sendable {
     private(set) var variant: MultivariantPlaylist.Variant?
     private var audioChannels: Int?
 
-    public init(channel: String, rendition: String = "main", playlistSize: Int = 6, limits: Limits = Limits()) {
+    public init(
+        channel: String, rendition: String = Rendition.singleID, playlistSize: Int = 6, limits: Limits = Limits()
+    ) {
         self.channel = channel
         renditionID = rendition
         self.playlistSize = playlistSize

@@ -6,7 +6,7 @@
 /// HLS directives must be well formed, even where blocking reloads are not offered; other keys
 /// are ignored.
 public struct LiveRequest: Sendable, Equatable {
-    public enum Problem: Error, Equatable, CustomStringConvertible {
+    public enum Problem: RequestRefusal, Equatable {
         /// No such channel or file can exist (HTTP 404).
         case notFound
         /// The query is malformed (HTTP 400).
@@ -16,6 +16,13 @@ public struct LiveRequest: Sendable, Equatable {
             switch self {
             case .notFound: "No such channel or file."
             case .badQuery(let reason): reason
+            }
+        }
+
+        public var status: Int {
+            switch self {
+            case .notFound: 404
+            case .badQuery: 400
             }
         }
     }

@@ -2,7 +2,9 @@
 /// with its sound muxed in, or (a ladder in fMP4) a video rendition beside the channel's one audio
 /// rendition. An ABR ladder is several of these sharing one clock and one grid.
 public struct Rendition: Sendable, Equatable {
-    /// Tells the renditions of one channel apart in publications and logs.
+    /// Tells the renditions of one channel apart in publications and logs; in a ladder it is also
+    /// the rendition's folder (`720p/`). A channel of one rendition has no folder (spelled nil
+    /// wherever a folder is asked for) and the id ``singleID``.
     public var id: String
     public var width: Int
     public var height: Int
@@ -19,7 +21,8 @@ public struct Rendition: Sendable, Equatable {
     public var isAudioOnly: Bool { audioChannels != nil }
 
     public init(
-        id: String = "main", width: Int, height: Int, fps: Int, videoBitrate: Int, audioBitrate: Int, codecs: [String],
+        id: String = Rendition.singleID, width: Int, height: Int, fps: Int, videoBitrate: Int, audioBitrate: Int,
+        codecs: [String],
         audioChannels: Int? = nil
     ) {
         self.id = id
@@ -31,6 +34,9 @@ public struct Rendition: Sendable, Equatable {
         self.codecs = codecs
         self.audioChannels = audioChannels
     }
+
+    /// The id of a channel's only rendition, in logs, status and metrics: `main`.
+    public static let singleID = "main"
 
     /// A ladder's audio rendition: its id is its folder.
     public static func audio(bitrate: Int, codecs: [String], channels: Int) -> Rendition {

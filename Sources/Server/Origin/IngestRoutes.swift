@@ -45,14 +45,7 @@ struct IngestRoutes {
                         channel: target.channel, rendition: target.rendition, file: target.file,
                         bytes: Array(buffer: body), now: Self.now, wallMilliseconds: wall)
                 } catch {
-                    switch error {
-                    case .badRequest(let reason): throw HTTPError(.badRequest, message: reason)
-                    case .conflict(let reason): throw HTTPError(.conflict, message: reason)
-                    case .missingFiles(let reason):
-                        throw HTTPError(.init(code: 424, reasonPhrase: "Failed Dependency"), message: reason)
-                    case .full(let reason):
-                        throw HTTPError(.init(code: 507, reasonPhrase: "Insufficient Storage"), message: reason)
-                    }
+                    throw HTTPError(error)
                 }
                 return Response(status: .created, headers: [.contentLength: "0"])
             }

@@ -82,13 +82,13 @@ public final class OriginChannels: Sendable {
     }
 
     private struct Channel {
-        /// By rendition folder; ``single`` for a channel pushed as one rendition.
-        var feeds: [String: Feed] = [:]
+        /// By rendition folder: nil for a channel pushed as one rendition (its files are the channel's own).
+        var feeds: [String?: Feed] = [:]
         /// The ladder's renditions, largest first, as its newest multivariant playlist lists them.
         var ladder: [String] = []
         var board: LadderBoard?
-        /// The renditions the registry shows (``single``, or the ladder's), once it shows the channel.
-        var listed: [String] = []
+        /// The renditions the registry shows (nil, the only one, or the ladder's), once it shows the channel.
+        var listed: [String?] = []
         /// Monotonic seconds of the last push.
         var lastPush: Double
         /// With `--record`: the current run's recordings, nil between runs.
@@ -117,9 +117,6 @@ public final class OriginChannels: Sendable {
         let state: Mutex<Channel>
         init(_ channel: Channel) { state = Mutex(channel) }
     }
-
-    /// The key of a channel pushed as one rendition, which no folder can have.
-    private static let single = ""
 
     public let settings: Settings
     let registry: ChannelRegistry
@@ -245,13 +242,13 @@ public final class OriginChannels: Sendable {
             return
         }
         if !file.isPlaylist { try checkRoom(for: bytes.count, in: channel, name: name) }
-        let key = rendition ?? Self.single
+        let key = rendition
         if channel.feeds[key] == nil {
             // A ladder's rendition where one rendition was pushed, or the other way round: a
             // publisher that came back in another shape. The old shape goes once it is over.
             try make(
                 room: &channel, name: name,
-                keeping: rendition == nil ? [] : channel.feeds.keys.filter { $0 != Self.single })
+                keeping: rendition == nil ? [] : channel.feeds.keys.filter { $0 != nil })
             if rendition == nil {
                 channel.ladder = []
                 channel.board = nil
@@ -261,7 +258,7 @@ public final class OriginChannels: Sendable {
             }
             channel.feeds[key] = Feed(
                 assembler: IngestAssembler(
-                    channel: name, rendition: rendition ?? "main", playlistSize: settings.playlistSize,
+                    channel: name, rendition: rendition ?? Rendition.singleID, playlistSize: settings.playlistSize,
                     limits: settings.limits))
         }
         var feed = channel.feeds[key]!
@@ -296,7 +293,7 @@ public final class OriginChannels: Sendable {
         guard let slot = slots.withLock({ $0[name] }) else { return }
         slot.state.withLock { channel in
             guard !channel.removed else { return }
-            channel.feeds[rendition ?? Self.single]?.assembler.delete(file)
+            channel.feeds[rendition]?.assembler.delete(file)
             channel.lastPush = now
             recount(&channel)
         }
@@ -313,17 +310,17 @@ public final class OriginChannels: Sendable {
         try IngestRules.check(playlist)
         let top = MediaFileName.mediaPlaylist.description
         if playlist.variants.count == 1, playlist.variants[0].uri == top {
-            try make(room: &channel, name: name, keeping: [Self.single])
+            try make(room: &channel, name: name, keeping: [nil])
             channel.ladder = []
             channel.board = nil
             var feed =
-                channel.feeds[Self.single]
+                channel.feeds[nil]
                 ?? Feed(
                     assembler: IngestAssembler(
                         channel: name, playlistSize: settings.playlistSize, limits: settings.limits))
             feed.assembler.describe(playlist.variants[0])
             Self.show(feed, ladder: nil)
-            channel.feeds[Self.single] = feed
+            channel.feeds[nil] = feed
             return
         }
         func folder(of uri: String) throws(IngestAssembler.Refusal) -> String {
@@ -385,7 +382,7 @@ public final class OriginChannels: Sendable {
 
     /// Lets go of every rendition but `keeping`, refusing while one of them is still live (a publisher
     /// cannot change a channel's shape under its viewers).
-    private func make(room channel: inout Channel, name: String, keeping: [String]) throws(IngestAssembler.Refusal) {
+    private func make(room channel: inout Channel, name: String, keeping: [String?]) throws(IngestAssembler.Refusal) {
         let leaving = channel.feeds.keys.filter { !keeping.contains($0) }
         guard !leaving.contains(where: { channel.feeds[$0]?.isLive == true }) else {
             throw .conflict("channel \(name) is live with other renditions; stop its publisher first")
@@ -398,7 +395,7 @@ public final class OriginChannels: Sendable {
     /// What the registry should show of the channel when that has changed: its one store, or a
     /// ladder over its renditions once each lists media.
     private static func list(_ channel: inout Channel) -> (any LiveChannel)? {
-        let wanted = channel.ladder.isEmpty ? [single] : channel.ladder
+        let wanted: [String?] = channel.ladder.isEmpty ? [nil] : channel.ladder
         guard wanted != channel.listed else { return nil }
         let stores = wanted.compactMap { channel.feeds[$0]?.store }
         guard stores.count == wanted.count else { return nil }
@@ -430,7 +427,7 @@ public final class OriginChannels: Sendable {
                     for key in channel.feeds.keys {
                         channel.feeds[key]!.assembler.dropHeld()
                         guard var publication = channel.feeds[key]!.assembler.end() else { continue }
-                        if key != Self.single { publication.ladder = channel.board?.post(publication.timeline) }
+                        if key != nil { publication.ladder = channel.board?.post(publication.timeline) }
                         var feed = channel.feeds[key]!
                         send(publication, to: &feed, key: key, of: &channel, name: name, now: wall, finished: &finished)
                         channel.feeds[key] = feed
@@ -459,15 +456,15 @@ public final class OriginChannels: Sendable {
     /// disk), ended with the run. The recorders whose run ended go to `finished`, to be finished
     /// outside the lock.
     private func send(
-        _ publication: Publication, to feed: inout Feed, key: String, of channel: inout Channel, name: String,
+        _ publication: Publication, to feed: inout Feed, key: String?, of channel: inout Channel, name: String,
         now: Int64, finished: inout [SinkRunner]
     ) {
         feed.store?.receive(publication)
         guard let outputs else { return }
         // Made late, a sink loses nothing: each publication carries the whole timeline.
-        if feed.sinks == nil, key == Self.single || !channel.ladder.isEmpty {
+        if feed.sinks == nil, key == nil || !channel.ladder.isEmpty {
             feed.sinks = outputs.lastingSinks(
-                of: name, rendition: key == Self.single ? nil : key, writesIndex: writesIndex(key, channel)
+                of: name, rendition: key, writesIndex: writesIndex(key, channel)
             ).map { SinkRunner($0) }
         }
         for sink in feed.sinks ?? [] { sink.send(publication) }
@@ -475,9 +472,9 @@ public final class OriginChannels: Sendable {
         if feed.recorders.isEmpty {
             // A ladder's rendition waits for the multivariant playlist that names the recording's folders.
             guard !timeline.ended, let last = timeline.segments.last?.sequence, last > (feed.recordedUntil ?? -1),
-                key == Self.single || !channel.ladder.isEmpty
+                key == nil || !channel.ladder.isEmpty
             else { return }
-            let renditions: [String?] = key == Self.single ? [nil] : channel.ladder.map { $0 }
+            let renditions: [String?] = key == nil ? [nil] : channel.ladder.map { $0 }
             guard
                 let recordings = channel.recordings
                     ?? outputs.recordings(
@@ -485,7 +482,7 @@ public final class OriginChannels: Sendable {
             else { return }
             channel.recordings = recordings
             feed.recorders = recordings.sinks(
-                rendition: key == Self.single ? nil : key, writesIndex: writesIndex(key, channel),
+                rendition: key, writesIndex: writesIndex(key, channel),
                 after: feed.recordedUntil
             ).map { SinkRunner($0) }
         }
@@ -500,8 +497,8 @@ public final class OriginChannels: Sendable {
 
     /// Whether a rendition's sinks write the channel's multivariant playlist: the only one's, or
     /// the ladder's first.
-    private func writesIndex(_ key: String, _ channel: Channel) -> Bool {
-        key == Self.single || key == channel.ladder.first
+    private func writesIndex(_ key: String?, _ channel: Channel) -> Bool {
+        key == nil || key == channel.ladder.first
     }
 
     /// Lets ended recordings, or the sinks of renditions let go, write what they have queued, on a
