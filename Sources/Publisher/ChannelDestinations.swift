@@ -103,7 +103,8 @@ public struct ChannelDestinations: ChannelOutputs {
             })
         }
         let cloud = recordS3.map { location in
-            let storage = S3RecordingStorage(location: location)
+            // A recording's playlists change until its broadcast ends: stored `no-cache`.
+            let storage = S3Store(location: location, playlistCaching: "no-cache")
             let path = "\(channel)/\(RecordingPlan.folderName(startedAt: startedAt))"
             return Recordings.Cloud(
                 plan: RecordingDestination(RecordingPlan(folder: URL(fileURLWithPath: "/" + path), continuing: [:])),
@@ -120,7 +121,7 @@ public struct ChannelDestinations: ChannelOutputs {
     public struct Recordings: ChannelRecordings {
         struct Cloud {
             let plan: RecordingDestination
-            let storage: S3RecordingStorage
+            let storage: S3Store
             let address: String
         }
 
@@ -149,7 +150,7 @@ public struct ChannelDestinations: ChannelOutputs {
             let inCloud = cloud.map { cloud in
                 RecordingSink(
                     plan: cloud.plan, rendition: rendition, writesIndex: writesIndex, retention: nil, after: after,
-                    destination: cloud.address + (rendition.map { $0 + "/" } ?? ""), storage: cloud.storage,
+                    destination: cloud.address + (rendition.map { $0 + "/" } ?? ""), store: cloud.storage,
                     report: report)
             }
             return (onDisk.map { [$0] } ?? []) + (inCloud.map { [$0] } ?? [])

@@ -19,9 +19,8 @@ import Metrics
 public final class PushSink: PublicationSink, @unchecked Sendable {
     public let destination: String
     public let status: PushStatus
-    private let store: any ObjectStore
+    private let store: any FileStore
     private let report: EventReporter
-    private let cacheControl: (media: String, playlist: String)
     /// Low-Latency HLS parts go to an HTTP ingest (an LL-HLS origin); a bucket holds whole segments.
     private let sendsPartsWhenLowLatency: Bool
     private let metrics: PushMetrics
@@ -31,7 +30,7 @@ public final class PushSink: PublicationSink, @unchecked Sendable {
     private let writesIndex: Bool
     // Used by the runner's thread only.
     private var progress: PushProgress?
-    private var failure: PushFailure?
+    private var failure: StoreFailure?
     private var gapsThisEpisode = 0
     private var retryAfterRefusal = 0.0
 
@@ -61,7 +60,7 @@ public final class PushSink: PublicationSink, @unchecked Sendable {
     }
 
     init(
-        store: any ObjectStore, destination: String, channel: String, sendsParts: Bool, folder: String? = nil,
+        store: any FileStore, destination: String, channel: String, sendsParts: Bool, folder: String? = nil,
         writesIndex: Bool = true, report: @escaping EventReporter
     ) {
         self.store = store
@@ -72,7 +71,6 @@ public final class PushSink: PublicationSink, @unchecked Sendable {
         sendsPartsWhenLowLatency = sendsParts
         status = PushStatus(destination: destination)
         metrics = PushMetrics(channel: channel, destination: destination)
-        cacheControl = (media: "public, max-age=31536000, immutable", playlist: "public, max-age=1")
     }
 
     public func receive(_ publication: Publication, backlog: SinkBacklog) {
@@ -119,18 +117,16 @@ public final class PushSink: PublicationSink, @unchecked Sendable {
     /// and the failure of a segment it gave up and went on without.
     private func synchronize(
         with timeline: Timeline, ladder: LadderView?
-    ) -> (stopped: PushFailure?, givenUp: PushFailure?) {
+    ) -> (stopped: StoreFailure?, givenUp: StoreFailure?) {
         guard var progress else { return (nil, nil) }
         defer { self.progress = progress }
         progress.forgetGaps(leaving: timeline)
-        var givenUp: PushFailure?
+        var givenUp: StoreFailure?
         for name in progress.missing(in: timeline) {
             guard let bytes = timeline.bytes(of: name) else { continue }
             progress.attempted.insert(name)
             do {
-                try put(
-                    name, bytes: bytes, cacheControl: cacheControl.media,
-                    timeout: Self.mediaTimeout(timeline.configuration.segmentDuration))
+                try put(name, bytes: bytes, timeout: Self.mediaTimeout(timeline.configuration.segmentDuration))
                 progress.stored.insert(name)
                 progress.attempted.remove(name)
                 if case .segment(let sequence, _) = name,
@@ -163,7 +159,7 @@ public final class PushSink: PublicationSink, @unchecked Sendable {
         }
         for (name, bytes) in playlists where progress.playlists[name] != bytes {
             do {
-                try put(name, bytes: bytes, cacheControl: cacheControl.playlist, timeout: 5)
+                try put(name, bytes: bytes, timeout: 5)
                 progress.playlists[name] = bytes
             } catch {
                 // An origin that restarted lost what it held: everything the playlist names goes again.
@@ -188,16 +184,12 @@ public final class PushSink: PublicationSink, @unchecked Sendable {
     /// than the stream, and waiting longer only makes every later segment later.
     static func mediaTimeout(_ segmentDuration: Double) -> Double { max(2, 2 * segmentDuration) }
 
-    private func put(_ name: MediaFileName, bytes: [UInt8], cacheControl: String, timeout: Double)
-        throws(PushFailure)
-    {
+    private func put(_ name: MediaFileName, bytes: [UInt8], timeout: Double) throws(StoreFailure) {
         let started = Self.now()
         do {
             // The channel's multivariant playlist sits above the renditions' folders.
             try store.put(
-                (name == .multivariantPlaylist ? "" : folder) + name.description, bytes: bytes,
-                contentType: name.contentType, cacheControl: cacheControl,
-                timeout: timeout)
+                (name == .multivariantPlaylist ? "" : folder) + name.description, bytes: bytes, timeout: timeout)
         } catch {
             metrics.failures.increment()
             throw error
@@ -207,7 +199,7 @@ public final class PushSink: PublicationSink, @unchecked Sendable {
         metrics.uploadDuration.recordSeconds(Self.now() - started)
     }
 
-    private func failing(_ failed: PushFailure) {
+    private func failing(_ failed: StoreFailure) {
         if failure == nil {
             report(
                 .pushFailed,

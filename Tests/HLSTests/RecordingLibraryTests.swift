@@ -42,7 +42,7 @@ struct RecordingLibraryTests {
             let folder = root.appendingPathComponent("talk").appendingPathComponent(name)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try Data(repeating: 1, count: 1000 * (number + 1)).write(to: folder.appendingPathComponent("seg0.m4s"))
-            try DiskRecordingStorage().markRecording(folder)
+            try RecordingLibrary.markRecording(folder)
         }
         try FileManager.default.createDirectory(
             at: root.appendingPathComponent("talk/not-a-recording"), withIntermediateDirectories: true)
@@ -73,14 +73,14 @@ struct RecordingLibraryTests {
         let recording = channel.appendingPathComponent("2001-01-01T00-00-00Z")
         try FileManager.default.createDirectory(
             at: recording.appendingPathComponent("720p"), withIntermediateDirectories: true)
-        try DiskRecordingStorage().markRecording(recording)
+        try RecordingLibrary.markRecording(recording)
         try Data(repeating: 1, count: 100).write(to: recording.appendingPathComponent("720p/seg0.m4s"))
         try Data(repeating: 1, count: 10).write(to: recording.appendingPathComponent("index.m3u8"))
         try Data(repeating: 1, count: 20).write(to: recording.appendingPathComponent(RecordingExport.fileName))
         try Data("thesis".utf8).write(to: recording.appendingPathComponent("thesis.txt"))
         let current = channel.appendingPathComponent(Self.stamp)
         try FileManager.default.createDirectory(at: current, withIntermediateDirectories: true)
-        try DiskRecordingStorage().markRecording(current)
+        try RecordingLibrary.markRecording(current)
         let removed = RecordingRetention(root: root, channel: "talk", keep: 1, maxBytes: nil).apply(sparing: current)
         #expect(removed.map(\.folder.lastPathComponent) == ["2001-01-01T00-00-00Z"])
         #expect(removed.map(\.bytes) == [130])
@@ -103,15 +103,15 @@ struct RecordingLibraryTests {
             return Array((text + (ended ? "#EXT-X-ENDLIST\n" : "")).utf8)
         }
         let index = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000,RESOLUTION=640x360\nmedia.m3u8\n"
-        try writeAtomically(Array(index.utf8), as: "index.m3u8", in: folder)
-        try writeAtomically(playlist(2, ended: false), as: "media.m3u8", in: folder)
+        try DiskStore(root: folder).put("index.m3u8", bytes: Array(index.utf8))
+        try DiskStore(root: folder).put("media.m3u8", bytes: playlist(2, ended: false))
         let catalogue = RecordingCatalog(root: root)
         #expect(catalogue.list().map { [$0.seconds, $0.ended ? 1 : 0] } == [[4, 0]])
         // Rewritten in place: the folder did not change, the listing is the one kept.
         try Data(playlist(3, ended: true)).write(to: folder.appendingPathComponent("media.m3u8"))
         #expect(catalogue.list().map { [$0.seconds, $0.ended ? 1 : 0] } == [[4, 0]])
         // Renamed into place, as onair writes: read again.
-        try writeAtomically(playlist(5, ended: true), as: "media.m3u8", in: folder)
+        try DiskStore(root: folder).put("media.m3u8", bytes: playlist(5, ended: true))
         #expect(catalogue.list().map { [$0.seconds, $0.ended ? 1 : 0] } == [[10, 1]])
         try FileManager.default.removeItem(at: folder)
         #expect(catalogue.list().isEmpty)

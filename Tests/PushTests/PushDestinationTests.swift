@@ -1,3 +1,4 @@
+import HLSModel
 import Foundation
 import Testing
 
@@ -120,15 +121,17 @@ import Testing
         }
     }
 
-    @Test func aRecordingInS3IsKeptUnderThePrefixByChannelStartAndRendition() throws {
+    @Test func aBucketSaysItsAddressAndStoresEachFileWithItsTypeAndCaching() throws {
         guard case .s3(let location) = try PushDestination.parse("s3://live/archive", environment: Self.credentials)
         else { Issue.record("not s3"); return }
-        let storage = S3RecordingStorage(location: location)
-        #expect(storage.address == "s3://live/archive/")
-        let folder = URL(fileURLWithPath: "/demo/2026-11-24T07-05-09Z/720p")
-        #expect(S3RecordingStorage.key("seg3.m4s", in: folder) == "demo/2026-11-24T07-05-09Z/720p/seg3.m4s")
+        #expect(S3Store(location: location, playlistCaching: "no-cache").address == "s3://live/archive/")
+        #expect(MediaFileName.contentType(of: "demo/2026-11-24T07-05-09Z/720p/seg3.m4s") == "video/mp4")
+        #expect(MediaFileName.contentType(of: "720p/media.m3u8") == "application/vnd.apple.mpegurl")
+        #expect(MediaFileName.contentType(of: ".onair-recording") == "application/octet-stream")
         #expect(
-            S3RecordingStorage.key("index.m3u8", in: URL(fileURLWithPath: "/demo/2026-11-24T07-05-09Z"))
-                == "demo/2026-11-24T07-05-09Z/index.m3u8")
+            MediaFileName.cacheControl(of: "720p/seg3.m4s", playlists: "no-cache")
+                == "public, max-age=31536000, immutable")
+        #expect(MediaFileName.cacheControl(of: "720p/media.m3u8", playlists: "no-cache") == "no-cache")
+        #expect(MediaFileName.cacheControl(of: "index.m3u8", playlists: "public, max-age=1") == "public, max-age=1")
     }
 }

@@ -50,6 +50,12 @@ public enum RecordingLibrary {
     /// The file that marks a folder as a recording onair made: retention removes no other folder.
     public static let mark = ".onair-recording"
 
+    /// Marks `folder` as a recording onair made, the only kind retention may remove.
+    public static func markRecording(_ folder: URL) throws(StoreFailure) {
+        guard !isPlainFile(folder.appendingPathComponent(mark)) else { return }
+        try DiskStore(root: folder).put(mark, bytes: [])
+    }
+
     /// One recording as listed; nil when the folder holds none (yet).
     static func entry(channel: String, folder: URL) -> RecordingEntry? {
         guard let tracks = try? RecordingTracks(recording: folder) else { return nil }

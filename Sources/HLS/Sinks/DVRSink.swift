@@ -15,6 +15,7 @@ public import Media
 public final class DVRSink: PublicationSink, @unchecked Sendable {
     public let destination: String
     private let folder: URL
+    private let store: DiskStore
     private let seconds: Double
     private let report: EventReporter
     // Used by the runner's thread only.
@@ -31,7 +32,8 @@ public final class DVRSink: PublicationSink, @unchecked Sendable {
 
     /// `folder`: the rendition's folder of the window, made here; `seconds`: how far back viewers may go.
     public init(folder: URL, seconds: Double, report: @escaping EventReporter) throws {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        store = DiskStore(root: folder)
+        try store.makeFolder()
         self.folder = folder
         self.seconds = seconds
         self.report = report
@@ -42,6 +44,7 @@ public final class DVRSink: PublicationSink, @unchecked Sendable {
     /// first publication.
     public init(window: DVRFolder, rendition: String?, report: @escaping EventReporter) {
         folder = window.folder(of: rendition)
+        store = DiskStore(root: folder)
         seconds = window.seconds
         self.report = report
         destination = folder.path
@@ -54,7 +57,7 @@ public final class DVRSink: PublicationSink, @unchecked Sendable {
         if let window = unmade {
             do {
                 try window.prepare()
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try store.makeFolder()
                 unmade = nil
             } catch {
                 problem = error
@@ -73,7 +76,7 @@ public final class DVRSink: PublicationSink, @unchecked Sendable {
             if !segment.gap {
                 do {
                     try writeInit(of: segment, from: timeline)
-                    try writeAtomically(segment.bytes, as: segment.name.description, in: folder)
+                    try store.put(segment.name.description, bytes: segment.bytes)
                     file = segment.name.description
                 } catch {
                     problem = problem ?? error
@@ -93,9 +96,8 @@ public final class DVRSink: PublicationSink, @unchecked Sendable {
         self.window = window
         guard changed, !window.playlist.segments.isEmpty else { return }
         do {
-            try writeAtomically(
-                Array(window.playlist.render().utf8), as: MediaFileName.dvrMediaPlaylist.description, in: folder)
-            for file in deletable { unlink(folder.appendingPathComponent(file).path) }
+            try store.put(MediaFileName.dvrMediaPlaylist.description, bytes: Array(window.playlist.render().utf8))
+            for file in deletable { try? store.delete(file) }
             deletable.removeAll()
         } catch {
             problem = problem ?? error
@@ -117,7 +119,7 @@ public final class DVRSink: PublicationSink, @unchecked Sendable {
         guard let name = segment.initSegment, name != writtenInit, let bytes = timeline.initSegments[name] else {
             return
         }
-        try writeAtomically(bytes, as: name.description, in: folder)
+        try store.put(name.description, bytes: bytes)
         writtenInit = name
     }
 }

@@ -24,6 +24,9 @@ public final class DirectoryMirror: PublicationSink, @unchecked Sendable {
     /// mirror writes it.
     private let indexFolder: URL?
     public var destination: String { folder.path }
+    /// The rendition's folder, and the channel's when this mirror writes its multivariant playlist.
+    private let store: DiskStore
+    private let indexStore: DiskStore?
     private let report: EventReporter
     // Used by the runner's thread only.
     /// What this folder holds that this program wrote.
@@ -50,6 +53,8 @@ public final class DirectoryMirror: PublicationSink, @unchecked Sendable {
     ) {
         folder = Self.folder(root: root, channel: channel, rendition: rendition)
         indexFolder = writesIndex ? Self.folder(root: root, channel: channel) : nil
+        store = DiskStore(root: folder)
+        indexStore = indexFolder.map(DiskStore.init(root:))
         self.report = report
         written = Set(earlier?.files.keys.compactMap(MediaFileName.init) ?? [])
     }
@@ -107,7 +112,7 @@ public final class DirectoryMirror: PublicationSink, @unchecked Sendable {
                 playlists.removeAll()
             }
             if !made {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try store.makeFolder()
                 made = true
             }
             let skipped = try synchronize(with: timeline, ladder: publication.ladder)
@@ -167,48 +172,28 @@ public final class DirectoryMirror: PublicationSink, @unchecked Sendable {
         }
         // No playlist before there is a segment to name.
         if !listed.isEmpty || timeline.ended {
-            try writePlaylist(Array(timeline.wholeSegmentPlaylist().render().utf8), as: .mediaPlaylist, in: folder)
-            if let indexFolder, ladder?.isComplete ?? true {
+            try writePlaylist(Array(timeline.wholeSegmentPlaylist().render().utf8), as: .mediaPlaylist, in: store)
+            if let indexStore, ladder?.isComplete ?? true {
                 let index = ladder?.multivariantPlaylist ?? MultivariantPlaylist(renditions: [timeline])
-                try writePlaylist(Array(index.render().utf8), as: .multivariantPlaylist, in: indexFolder)
+                try writePlaylist(Array(index.render().utf8), as: .multivariantPlaylist, in: indexStore)
             }
         }
         let held = Set(timeline.initSegments.keys).union(timeline.segments.map(\.name))
         for name in written.subtracting(held) where !name.isPlaylist {
-            let path = folder.appendingPathComponent(name.description).path
-            if unlink(path) == 0 || errno == ENOENT { written.remove(name) }
+            if (try? store.delete(name.description)) != nil { written.remove(name) }
         }
         return skipped
     }
 
-    private func writePlaylist(_ bytes: [UInt8], as name: MediaFileName, in folder: URL) throws {
+    private func writePlaylist(_ bytes: [UInt8], as name: MediaFileName, in store: DiskStore) throws(StoreFailure) {
         guard playlists[name] != bytes else { return }
-        try write(bytes, as: name, in: folder)
+        try store.put(name.description, bytes: bytes)
         playlists[name] = bytes
     }
 
-    private func write(_ bytes: [UInt8], as name: MediaFileName, in folder: URL? = nil) throws {
-        try writeAtomically(bytes, as: name.description, in: folder ?? self.folder)
-        if !name.isPlaylist { written.insert(name) }
-    }
-}
-
-/// Writes a file under a temporary name and renames it into place: a reader sees the whole file or
-/// none, and a failure (a full disk) leaves nothing behind.
-func writeAtomically(_ bytes: [UInt8], as name: String, in folder: URL) throws {
-    let target = folder.appendingPathComponent(name)
-    let temporary = folder.appendingPathComponent(".\(name).tmp")
-    do {
-        try Data(bytes).write(to: temporary)
-    } catch {
-        // A full disk leaves a partial temporary file: take it back.
-        unlink(temporary.path)
-        throw error
-    }
-    guard rename(temporary.path, target.path) == 0 else {
-        let code = errno
-        unlink(temporary.path)
-        throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+    private func write(_ bytes: [UInt8], as name: MediaFileName) throws(StoreFailure) {
+        try store.put(name.description, bytes: bytes)
+        written.insert(name)
     }
 }
 

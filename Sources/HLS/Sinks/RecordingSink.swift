@@ -19,7 +19,8 @@ public final class RecordingSink: PublicationSink, @unchecked Sendable {
     public let destination: String
     private let report: EventReporter
     private let plan: RecordingDestination
-    private let storage: any RecordingStorage
+    /// Rooted where the plan's folders are: `/` on disk, the bucket's prefix in object storage.
+    private let store: any FileStore
     private let rendition: String?
     private let writesIndex: Bool
     private let announces: Bool
@@ -69,9 +70,9 @@ public final class RecordingSink: PublicationSink, @unchecked Sendable {
     public init(
         plan: RecordingDestination, rendition: String?, writesIndex: Bool, retention: RecordingRetention?,
         after sequence: Int?, destination: String, announces: Bool = false,
-        storage: any RecordingStorage = DiskRecordingStorage(), report: @escaping EventReporter
+        store: any FileStore = DiskStore(root: URL(fileURLWithPath: "/")), report: @escaping EventReporter
     ) {
-        self.storage = storage
+        self.store = store
         self.announces = announces
         self.plan = plan
         self.rendition = rendition
@@ -87,8 +88,12 @@ public final class RecordingSink: PublicationSink, @unchecked Sendable {
         if let folder { return folder }
         let planned = plan.resolved
         let made = rendition.map { planned.folder.appendingPathComponent($0) } ?? planned.folder
-        try storage.makeFolder(made)
-        try storage.markRecording(planned.folder)
+        if store is DiskStore {
+            // On disk, the folder is there from the start, marked as a recording for retention;
+            // object storage has no folders to make, and keeps no mark.
+            try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true)
+            try RecordingLibrary.markRecording(planned.folder)
+        }
         let continuing = planned.continuing[rendition] ?? nil
         playlist = continuing
         nextNumber = continuing.map(Self.nextNumber(after:)) ?? 0
@@ -103,7 +108,7 @@ public final class RecordingSink: PublicationSink, @unchecked Sendable {
 
     /// Where the recording is, for messages: its folder on disk, or where it is sent.
     private var place: String {
-        storage is DiskRecordingStorage ? folder?.path ?? destination : destination
+        store is DiskStore ? folder?.path ?? destination : destination
     }
 
     /// The number after the highest segment a recording's playlist names.
@@ -169,14 +174,14 @@ public final class RecordingSink: PublicationSink, @unchecked Sendable {
                 if initName != liveInit {
                     guard let bytes = timeline.initSegments[initName] else { continue }
                     let name = MediaFileName.initSegment(continuing: nextNumber == 0 ? nil : nextNumber).description
-                    try storage.write(bytes, as: name, in: folder)
+                    try write(bytes, as: name, in: folder)
                     liveInit = initName
                     recordedInit = name
                 }
                 map = recordedInit
             }
             let name = MediaFileName.segment(nextNumber, timeline.configuration.format).description
-            try storage.write(segment.bytes, as: name, in: folder)
+            try write(segment.bytes, as: name, in: folder)
             if playlist.initSegmentURI == nil { playlist.initSegmentURI = map }
             playlist.segments.append(
                 MediaPlaylist.Segment(
@@ -194,51 +199,27 @@ public final class RecordingSink: PublicationSink, @unchecked Sendable {
         playlist.playlistType = playlist.ended ? .vod : .event
         self.playlist = playlist
         guard changed, !playlist.segments.isEmpty else { return }
-        try storage.write(Array(playlist.render().utf8), as: MediaFileName.mediaPlaylist.description, in: folder)
+        try write(Array(playlist.render().utf8), as: MediaFileName.mediaPlaylist.description, in: folder)
         if let indexFolder, publication.ladder?.isComplete ?? true {
             let index = Array(
                 (publication.ladder?.multivariantPlaylist ?? MultivariantPlaylist(renditions: [timeline])).render()
                     .utf8)
             if index != lastIndex {
-                try storage.write(index, as: MediaFileName.multivariantPlaylist.description, in: indexFolder)
+                try write(index, as: MediaFileName.multivariantPlaylist.description, in: indexFolder)
                 lastIndex = index
             }
         }
     }
-}
 
-/// What a recording is written to: a disk (``DiskRecordingStorage``), or object storage (`--record
-/// s3://…`, in the Push module), where the folders are key prefixes. Every write is whole or
-/// nothing: a file renamed into place, an object put in one request.
-public protocol RecordingStorage: Sendable {
-    /// Makes a folder (object storage has none to make).
-    func makeFolder(_ folder: URL) throws
-    /// Writes `bytes` as `name` in `folder`, replacing what was there.
-    func write(_ bytes: [UInt8], as name: String, in folder: URL) throws
-    /// Marks `folder` as a recording onair made, the only kind retention may remove.
-    func markRecording(_ folder: URL) throws
-}
-
-extension RecordingStorage {
-    /// Object storage keeps no mark: retention prunes recordings on this machine's disk only.
-    public func markRecording(_ folder: URL) throws {}
-}
-
-/// A recording on this machine's disk.
-public struct DiskRecordingStorage: RecordingStorage {
-    public init() {}
-
-    public func makeFolder(_ folder: URL) throws {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    /// Writes `name` in `folder` (a folder of the plan) through the store, whole or not at all.
+    private func write(_ bytes: [UInt8], as name: String, in folder: URL) throws(StoreFailure) {
+        try store.put(Self.path(of: name, in: folder), bytes: bytes, timeout: 15)
     }
 
-    public func write(_ bytes: [UInt8], as name: String, in folder: URL) throws {
-        try writeAtomically(bytes, as: name, in: folder)
-    }
-
-    public func markRecording(_ folder: URL) throws {
-        guard !isPlainFile(folder.appendingPathComponent(RecordingLibrary.mark)) else { return }
-        try writeAtomically([], as: RecordingLibrary.mark, in: folder)
+    /// The path of `name` in a folder of the plan, below the store's root: on disk the folder's own
+    /// path, in a bucket its key under the prefix (`demo/2026-11-24T07-05-09Z/720p/seg3.m4s`).
+    static func path(of name: String, in folder: URL) -> String {
+        (folder.path.split(separator: "/").map(String.init) + [name]).joined(separator: "/")
     }
 }
 

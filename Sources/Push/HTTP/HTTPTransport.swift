@@ -1,43 +1,10 @@
 import AsyncHTTPClient
 import Foundation
+import HLS
 import Media
 import NIOCore
 import NIOHTTP1
 import NIOSSL
-
-/// Why sending to a destination failed, and whether to try again.
-public enum PushFailure: Error, Equatable, CustomStringConvertible {
-    /// No answer: refused, unresolved, reset, timed out, a TLS failure.
-    case unreachable(String)
-    /// An HTTP status other than 2xx.
-    case status(Int, String)
-
-    /// A 5xx, 408, 429 or no answer at all may pass; another 4xx needs the user (credentials, a path).
-    public var isTransient: Bool {
-        switch self {
-        case .unreachable: true
-        // 424: the destination lacks files the playlist names (an origin that restarted); they are sent again.
-        case .status(let code, _): code >= 500 || code == 408 || code == 424 || code == 429
-        }
-    }
-
-    public var description: String {
-        switch self {
-        case .unreachable(let reason): reason
-        case .status(let code, let reason): "HTTP \(code)\(reason.isEmpty ? "" : " \(reason)")" + Self.hint(code)
-        }
-    }
-
-    private static func hint(_ code: Int) -> String {
-        switch code {
-        case 401, 403: " (check the credentials or the ingest key)"
-        case 404: " (check the path or the bucket)"
-        case 405: " (the server does not accept PUT here: enable WebDAV PUT/DELETE)"
-        case 413: " (the server refuses large bodies: raise client_max_body_size)"
-        default: ""
-        }
-    }
-}
 
 /// Outgoing HTTP for the push sinks: one keep-alive client shared by every destination, used from
 /// the sinks' own threads, each request with a deadline.
@@ -65,7 +32,7 @@ final class HTTPTransport: Sendable {
     /// Sends one request and waits for its answer (on a sink's thread, never an event loop).
     func send(
         _ method: HTTPMethod, url: String, headers: [(String, String)], body: [UInt8]?, timeout: Double
-    ) throws(PushFailure) {
+    ) throws(StoreFailure) {
         let request: HTTPClient.Request
         do {
             request = try HTTPClient.Request(

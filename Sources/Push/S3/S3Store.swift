@@ -1,37 +1,50 @@
+public import HLS
+import HLSModel
 import Foundation
 
 /// S3-compatible storage: `PutObject` and `DeleteObject`, path-style (`ENDPOINT/BUCKET/KEY`), signed
 /// with Signature Version 4. `Content-Type` and `Cache-Control` are stored with every object, so the
 /// bucket (or a CDN in front of it) serves the stream as it is.
-struct S3Store: ObjectStore {
+public struct S3Store: FileStore {
     let location: PushDestination.S3Location
     let transport: HTTPTransport
+    /// The `Cache-Control` of playlists (media is immutable).
+    let playlistCaching: String
     private let signer: SignatureV4
     private let host: String
 
-    init(location: PushDestination.S3Location, transport: HTTPTransport = .shared) {
+    /// `playlistCaching`: `public, max-age=1` for a live stream's, `no-cache` for a recording's.
+    public init(location: PushDestination.S3Location, playlistCaching: String = "public, max-age=1") {
+        self.init(location: location, playlistCaching: playlistCaching, transport: .shared)
+    }
+
+    init(location: PushDestination.S3Location, playlistCaching: String, transport: HTTPTransport) {
         self.location = location
+        self.playlistCaching = playlistCaching
         self.transport = transport
         signer = SignatureV4(credentials: location.credentials, region: location.region)
         let endpoint = location.endpoint
         host = (endpoint.host ?? "") + (endpoint.port.map { ":\($0)" } ?? "")
     }
 
-    func put(_ name: String, bytes: [UInt8], contentType: String, cacheControl: String, timeout: Double)
-        throws(PushFailure)
-    {
+    /// `s3://BUCKET/PREFIX/`, for messages.
+    public var address: String { "s3://\(location.bucket)/\(location.prefix)" }
+
+    public func put(_ name: String, bytes: [UInt8], timeout: Double) throws(StoreFailure) {
+        let caching = MediaFileName.cacheControl(of: name, playlists: playlistCaching)
         try send(
-            "PUT", name: name, headers: [("content-type", contentType), ("cache-control", cacheControl)],
+            "PUT", name: name,
+            headers: [("content-type", MediaFileName.contentType(of: name)), ("cache-control", caching)],
             body: bytes, timeout: timeout)
     }
 
-    func delete(_ name: String, timeout: Double) throws(PushFailure) {
+    public func delete(_ name: String, timeout: Double) throws(StoreFailure) {
         // S3 answers 204 whether or not the key existed.
         try send("DELETE", name: name, headers: [], body: nil, timeout: timeout)
     }
 
     private func send(_ method: String, name: String, headers: [(String, String)], body: [UInt8]?, timeout: Double)
-        throws(PushFailure)
+        throws(StoreFailure)
     {
         let path = "/\(location.bucket)/\(location.prefix)\(name)"
         let payloadHash = body.map(SignatureV4.payloadHash) ?? SignatureV4.emptyPayloadHash

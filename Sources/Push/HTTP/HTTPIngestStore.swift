@@ -1,0 +1,39 @@
+import HLS
+import HLSModel
+
+/// An HTTP ingest: PUT and DELETE under a base URL (nginx WebDAV, CDN ingest points, `onair serve`),
+/// with the user's headers (Basic auth from the URL, `--push-header`) on every request.
+/// Each file says its type and how long a cache may keep it.
+struct HTTPIngestStore: FileStore {
+    let base: String
+    let headers: [(String, String)]
+    let transport: HTTPTransport
+    /// The `Cache-Control` of playlists (media is immutable).
+    let playlistCaching: String
+
+    init(
+        base: String, headers: [PushDestination.Header], playlistCaching: String = "public, max-age=1",
+        transport: HTTPTransport = .shared
+    ) {
+        self.base = base
+        self.headers = headers.map { ($0.name, $0.value) }
+        self.playlistCaching = playlistCaching
+        self.transport = transport
+    }
+
+    func put(_ name: String, bytes: [UInt8], timeout: Double) throws(StoreFailure) {
+        let caching = MediaFileName.cacheControl(of: name, playlists: playlistCaching)
+        try transport.send(
+            .PUT, url: base + name,
+            headers: headers + [("Content-Type", MediaFileName.contentType(of: name)), ("Cache-Control", caching)],
+            body: bytes, timeout: timeout)
+    }
+
+    func delete(_ name: String, timeout: Double) throws(StoreFailure) {
+        do {
+            try transport.send(.DELETE, url: base + name, headers: headers, body: nil, timeout: timeout)
+        } catch .status(404, _) {
+            // Already gone.
+        }
+    }
+}
