@@ -139,10 +139,13 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "Encoding", "Capture"], swiftSettings: swiftSettings),
         .testTarget(name: "EncodingTests", dependencies: ["Encoding", "Media"], swiftSettings: swiftSettings),
         .testTarget(name: "PushTests", dependencies: ["Push", "HLS", "Media"], swiftSettings: swiftSettings),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "HLS"], swiftSettings: swiftSettings),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "HLS", "Capture"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PublisherTests",
-            dependencies: ["Publisher", "Media", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "Publisher", "Media", "Capture", "Encoding", "HLS", "Push",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(name: "OnairTests", dependencies: ["onair"], swiftSettings: swiftSettings),
     ]

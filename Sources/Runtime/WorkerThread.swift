@@ -8,8 +8,9 @@ public import Foundation
 public final class WorkerThread: Sendable {
     private let done = DispatchSemaphore(value: 0)
 
-    /// Starts `body` on a new thread named `name`.
-    public init(name: String, _ body: @escaping @Sendable () -> Void) {
+    /// Starts `body` on a new thread named `name`, with a stack of `stackSize` bytes (a thread that
+    /// only waits on a device needs less than a stage).
+    public init(name: String, stackSize: Int = 1 << 20, _ body: @escaping @Sendable () -> Void) {
         let done = done
         let thread = Thread {
             WorkerThread.nameCurrentThread(name)
@@ -17,7 +18,7 @@ public final class WorkerThread: Sendable {
             done.signal()
         }
         thread.name = name
-        thread.stackSize = 1 << 20
+        thread.stackSize = stackSize
         thread.start()
     }
 

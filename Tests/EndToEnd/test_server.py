@@ -99,6 +99,8 @@ def test_api_describes_the_channel(live):
     ("/watch/not-yet-started", "text/html; charset=utf-8"),
     ("/embed/demo", "text/html; charset=utf-8"),
     ("/web/player.js", "text/javascript"),
+    ("/web/player/onair-player.js", "text/javascript"),
+    ("/web/player/playlists.js", "text/javascript"),
     ("/web/style.css", "text/css"),
     ("/web/icon.svg", "image/svg+xml"),
 ])

@@ -1,3 +1,4 @@
+import Capture
 import Media
 import Testing
 

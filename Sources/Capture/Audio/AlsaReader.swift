@@ -57,11 +57,9 @@ final class AlsaReader: @unchecked Sendable {
         }
     }
 
+    /// Its thread may be left waiting on a device that never answers: a small stack, never joined.
     private func spawn(_ body: @escaping @Sendable () -> Void) {
-        let thread = Thread(block: body)
-        thread.name = "alsa \(name)"
-        thread.stackSize = 1 << 18
-        thread.start()
+        _ = WorkerThread(name: "alsa \(name)", stackSize: 1 << 18, body)
     }
 
     /// The next outcome, waiting up to `seconds`; nil when none came in that time (or the
