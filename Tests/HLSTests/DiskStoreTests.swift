@@ -31,6 +31,15 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("720p").path).isEmpty)
     }
 
+    @Test func aTemporaryFileAKilledRunLeftIsTakenWithTheNextWriteOfItsName() throws {
+        let root = try scratch()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Data([9, 9]).write(to: root.appendingPathComponent(".media.m3u8.tmp"))
+        try DiskStore(root: root).put("media.m3u8", bytes: [1])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["media.m3u8"])
+        #expect(try Array(Data(contentsOf: root.appendingPathComponent("media.m3u8"))) == [1])
+    }
+
     @Test func aFolderThatCannotBeWrittenIsADiskFailureThatMayPass() throws {
         let root = try scratch()
         defer { try? FileManager.default.removeItem(at: root) }

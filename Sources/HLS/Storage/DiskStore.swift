@@ -44,20 +44,63 @@ public struct DiskStore: FileStore {
     static func reason(_ error: any Error) -> String { "\(error)" }
 }
 
-/// Writes a file under a temporary name and renames it into place.
+/// Writes a file under a temporary name and renames it into place. The bytes are written into a
+/// file with no name (`O_TMPFILE`) that is given its temporary name only once it is whole, so a
+/// process killed while writing (SIGKILL, power) leaves nothing in the folder: the only moment a
+/// temporary name exists is between two system calls, the link and the rename. A file system
+/// without unnamed files gets the plain way: written under the temporary name, then renamed.
 private func writeAtomically(_ bytes: [UInt8], as name: String, in folder: URL) throws {
     let target = folder.appendingPathComponent(name)
     let temporary = folder.appendingPathComponent(".\(name).tmp")
+    let unnamed = open(folder.path, unnamedFileFlags, 0o644)
+    if unnamed < 0 {
+        guard errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL else {
+            throw SystemError(errno)
+        }
+        try writeNamed(bytes, to: temporary)
+    } else {
+        defer { close(unnamed) }
+        try writeAll(bytes, to: unnamed)
+        unlink(temporary.path)  // one a killed run may have left
+        guard linkat(AT_FDCWD, "/proc/self/fd/\(unnamed)", AT_FDCWD, temporary.path, AT_SYMLINK_FOLLOW) == 0 else {
+            throw SystemError(errno)
+        }
+    }
+    guard rename(temporary.path, target.path) == 0 else {
+        let code = errno
+        unlink(temporary.path)
+        throw SystemError(code)
+    }
+}
+
+/// A failed system call, said as the system says it: `No space left on device`.
+private struct SystemError: Error, CustomStringConvertible {
+    let code: Int32
+    init(_ code: Int32) { self.code = code }
+    var description: String { String(cString: strerror(code)) }
+}
+
+/// `O_TMPFILE | O_WRONLY | O_CLOEXEC`: Linux's `O_TMPFILE` is a compound macro Swift does not import.
+private let unnamedFileFlags: Int32 = 0o20000000 | O_DIRECTORY | O_WRONLY | O_CLOEXEC
+
+private func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws {
+    var written = 0
+    while written < bytes.count {
+        let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+        if count < 0 {
+            if errno == EINTR { continue }
+            throw SystemError(errno)
+        }
+        written += count
+    }
+}
+
+private func writeNamed(_ bytes: [UInt8], to temporary: URL) throws {
     do {
         try Data(bytes).write(to: temporary)
     } catch {
         // A full disk leaves a partial temporary file: take it back.
         unlink(temporary.path)
         throw error
-    }
-    guard rename(temporary.path, target.path) == 0 else {
-        let code = errno
-        unlink(temporary.path)
-        throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
     }
 }
