@@ -15,12 +15,15 @@ struct EmbeddedFiles: FileProvider {
 
     let files: [String: [UInt8]]
     let loadedAt = Date()
+    /// Added to the head of every page with a player.
+    let playerPreloads: String
     /// The twin origins' addresses (`--pathway`): where the pages' player may fetch the stream from besides this server.
     let streamSources: [String]
 
     init(files: [String: [UInt8]] = WebAssets.files, streamSources: [String] = []) {
         self.files = files
         self.streamSources = streamSources
+        playerPreloads = Self.playerPreloads(of: files)
     }
 
     /// The file for a request path like `/player.js`.
@@ -57,6 +60,9 @@ struct EmbeddedFiles: FileProvider {
     /// The pages load only their own scripts and styles: the policy forbids inline and foreign
     /// code, so markup slipped into a page could not run. `head`, markup made from checked values
     /// only (the watch page's link-preview tags), goes at the end of the page's head.
+    ///
+    /// A page that plays (``playerPages``) also preloads every module of the player, so the
+    /// browser fetches them at once rather than one import after another.
     func page(_ name: String, framing: Framing, channel: String? = nil, head: String = "") throws -> Response {
         if let channel, !LiveRequest.isChannelName(channel) {
             throw HTTPError(.notFound, message: "No such channel: names are letters, digits, '-' and '_'.")
@@ -72,7 +78,21 @@ struct EmbeddedFiles: FileProvider {
                     + "media-src \(stream) blob:; connect-src \(stream); object-src 'none'; base-uri 'none'; "
                     + "form-action 'none'; frame-ancestors \(ancestors)",
             ],
-            body: .init(byteBuffer: ByteBuffer(bytes: Self.inserting(head, into: files[name] ?? []))))
+            body: .init(byteBuffer: ByteBuffer(bytes: html(of: name, head: head))))
+    }
+
+    /// The page's bytes as served: with the player's preloads where it plays, then `head`.
+    func html(of name: String, head: String = "") -> [UInt8] {
+        Self.inserting((Self.playerPages.contains(name) ? playerPreloads : "") + head, into: files[name] ?? [])
+    }
+
+    /// The pages with a player.
+    static let playerPages: Set<String> = ["watch.html", "embed.html", "replay.html"]
+
+    /// `<link rel="modulepreload">` for each module of `web/player/`.
+    static func playerPreloads(of files: [String: [UInt8]]) -> String {
+        files.keys.filter { $0.hasPrefix("player/") && $0.hasSuffix(".js") }.sorted()
+            .map { "<link rel=\"modulepreload\" href=\"/web/\($0)\">\n" }.joined()
     }
 
     static func inserting(_ head: String, into page: [UInt8]) -> [UInt8] {

@@ -20,11 +20,9 @@ public import Media
 public final class DirectoryMirror: PublicationSink, @unchecked Sendable {
     /// Where the rendition's files go: the channel's folder, or a rendition's folder in it.
     public let folder: URL
-    /// Where the multivariant playlist goes (the channel's folder); nil when another rendition's
-    /// mirror writes it.
-    private let indexFolder: URL?
     public var destination: String { folder.path }
-    /// The rendition's folder, and the channel's when this mirror writes its multivariant playlist.
+    /// The rendition's folder, and where the multivariant playlist goes (the channel's folder); nil
+    /// when another rendition's mirror writes it.
     private let store: DiskStore
     private let indexStore: DiskStore?
     private let report: EventReporter
@@ -52,9 +50,8 @@ public final class DirectoryMirror: PublicationSink, @unchecked Sendable {
         earlier: Timeline.PreviousRun? = nil, report: @escaping EventReporter
     ) {
         folder = Self.folder(root: root, channel: channel, rendition: rendition)
-        indexFolder = writesIndex ? Self.folder(root: root, channel: channel) : nil
         store = DiskStore(root: folder)
-        indexStore = indexFolder.map(DiskStore.init(root:))
+        indexStore = writesIndex ? DiskStore(root: Self.folder(root: root, channel: channel)) : nil
         self.report = report
         written = Set(earlier?.files.keys.compactMap(MediaFileName.init) ?? [])
     }
