@@ -41,7 +41,7 @@ public final class TestPattern: VideoSource {
         canvas.text("ONAIR TEST", x: scale * 4, y: height - scale * 11, scale: scale, color: .white)
     }
 
-    public func capture(index: Int64, at seconds: Double) throws -> VideoFrame? {
+    public func capture(index: Int64, at seconds: Double) throws -> CapturedPicture? {
         let frame = try pool.makeFrame(index: index)
         for plane in 0..<3 {
             background.withPlane(plane) { source, sourceStride, planeWidth, planeHeight in
@@ -79,7 +79,7 @@ public final class TestPattern: VideoSource {
         canvas.text(
             counterText, x: ((width - counterText.count * 6 * counterScale) / 2) & ~1,
             y: clockY + clockScale * 9, scale: counterScale, color: .white)
-        return frame
+        return CapturedPicture(frame)
     }
 
     /// `HH:MM:SS.mmm` of a wall time in UTC.

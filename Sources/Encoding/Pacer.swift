@@ -23,14 +23,14 @@ public final class Pacer {
     public let preparing = Counter()
     /// Work done once per fresh picture (the watermark): a repeat shares its picture with the
     /// frame before, so it must not be stamped again.
-    private let prepare: ((VideoFrame) -> Void)?
+    private let prepare: ((CapturedPicture) -> Void)?
     private let pause: PauseSwitch
     private var cadence: Cadence?
 
     /// `cadence`: which slots reach the encoder; nil for every one.
     public init(
         fps: Int, clock: MediaClock, pause: PauseSwitch = PauseSwitch(), cadence: Cadence? = nil,
-        prepare: ((VideoFrame) -> Void)? = nil
+        prepare: ((CapturedPicture) -> Void)? = nil
     ) {
         self.fps = fps
         self.clock = clock
@@ -86,9 +86,9 @@ public final class Pacer {
                     prepare(fresh)
                     preparing.add(Int(MediaClock.monotonicNanoseconds() - start))
                 }
-                last = fresh
+                last = fresh.frame
                 card = nil
-                if encodes(index, changed: true) { push(fresh) }
+                if encodes(index, changed: true) { push(fresh.frame) }
             } else if let standby = paused ? StandbyCard.paused : source.isInterrupted ? .unavailable : nil {
                 let appears = card?.kind != standby
                 if appears {

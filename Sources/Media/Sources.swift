@@ -1,4 +1,18 @@
+public import Runtime
 import Synchronization
+
+/// A new picture from a source, and what is new in it.
+public struct CapturedPicture: Sendable {
+    public let frame: VideoFrame
+    /// The parts that differ from the picture before (the rest was copied from it); nil when all
+    /// of it is new. Work done once per picture (the watermark) is done only there.
+    public let changedAreas: [PixelRect]?
+
+    public init(_ frame: VideoFrame, changedAreas: [PixelRect]? = nil) {
+        self.frame = frame
+        self.changedAreas = changedAreas
+    }
+}
 
 /// A picture source the pacer pulls from once per output frame.
 public protocol VideoSource: AnyObject {
@@ -6,7 +20,7 @@ public protocol VideoSource: AnyObject {
     var height: Int { get }
     /// The picture for output frame `index`, captured now, `seconds` after the clock's anchor;
     /// nil when nothing changed since the last picture (the pacer repeats it); never nil the first time.
-    func capture(index: Int64, at seconds: Double) throws -> VideoFrame?
+    func capture(index: Int64, at seconds: Double) throws -> CapturedPicture?
     /// True while the source cannot see what it shares (its X server is gone): the pacer then
     /// shows a "screen unavailable" card over the last picture.
     var isInterrupted: Bool { get }

@@ -10,10 +10,6 @@ public final class VideoFrame: @unchecked Sendable {
     public var index: Int64 { frame.pointee.pts }
     public var width: Int { Int(frame.pointee.width) }
     public var height: Int { Int(frame.pointee.height) }
-    /// The parts that differ from the picture before (the rest was copied from it), set by the
-    /// source before it hands the frame on; nil when all of it is new. Work done once per picture
-    /// (the watermark) is done only there.
-    public var changedAreas: [PixelRect]?
 
     /// Allocates a writable yuv420p picture. Wraps `av_frame_get_buffer`.
     public init(width: Int, height: Int, index: Int64) throws(LibavError) {

@@ -2,6 +2,7 @@ import Testing
 
 @testable import Encoding
 @testable import Media
+import Runtime
 
 @Suite struct WatermarkOverlayTests {
     /// A 64x36 frame of one colour.
@@ -35,7 +36,7 @@ import Testing
             frameHeight: 36)
         #expect([overlay.x, overlay.y, overlay.width, overlay.height] == [4, 4, 8, 6])
         let frame = try Self.frame()
-        overlay.apply(to: frame)
+        overlay.apply(to: CapturedPicture(frame))
         // Red is Y 81.481, Cb 90.203, Cr 240 in limited BT.601: half of each, half of the frame.
         #expect(Self.sample(frame, plane: 0, x: 4, y: 4) == 91)  // 0.5 × 100 + 0.5 × 81.481 = 90.74
         #expect(Self.sample(frame, plane: 0, x: 11, y: 9) == 91)
@@ -52,11 +53,13 @@ import Testing
         placement.position = .center
         let white = Self.solid(width: 10, height: 10, [1, 1, 1, 1])
         let opaque = try Self.frame(y: 16)
-        WatermarkOverlay(image: white, placement: placement, frameWidth: 64, frameHeight: 36).apply(to: opaque)
+        WatermarkOverlay(image: white, placement: placement, frameWidth: 64, frameHeight: 36).apply(
+            to: CapturedPicture(opaque))
         #expect(Self.sample(opaque, plane: 0, x: 32, y: 18) == 235)
         placement.opacity = 0.25
         let faint = try Self.frame(y: 16)
-        WatermarkOverlay(image: white, placement: placement, frameWidth: 64, frameHeight: 36).apply(to: faint)
+        WatermarkOverlay(image: white, placement: placement, frameWidth: 64, frameHeight: 36).apply(
+            to: CapturedPicture(faint))
         #expect(Self.sample(faint, plane: 0, x: 32, y: 18) == 71)  // 16 + 0.25 × 219 = 70.75
     }
 
@@ -65,8 +68,26 @@ import Testing
         WatermarkOverlay(
             image: Self.solid(width: 20, height: 20, [1, 0, 1, 0]), placement: .init(), frameWidth: 64, frameHeight: 36
         )
-        .apply(to: frame)
+        .apply(to: CapturedPicture(frame))
         #expect(Self.sample(frame, plane: 0, x: 40, y: 10) == 77)
+    }
+
+    @Test func aRedrawnPictureIsStampedOnlyWhereItChanged() throws {
+        var placement = WatermarkPlacement()
+        placement.position = .point(x: 0, y: 0)
+        placement.margin = 0
+        let overlay = WatermarkOverlay(
+            image: Self.solid(width: 8, height: 8, [1, 1, 1, 1]), placement: placement, frameWidth: 64, frameHeight: 36)
+        #expect([overlay.x, overlay.y, overlay.width, overlay.height] == [0, 0, 8, 8])
+        // Away from the watermark: nothing is blended.
+        let away = try Self.frame(y: 16)
+        overlay.apply(to: CapturedPicture(away, changedAreas: [PixelRect(x: 20, y: 20, width: 8, height: 8)]))
+        #expect(Self.sample(away, plane: 0, x: 2, y: 2) == 16)
+        // Over its right half: only that half is blended.
+        let half = try Self.frame(y: 16)
+        overlay.apply(to: CapturedPicture(half, changedAreas: [PixelRect(x: 4, y: 0, width: 20, height: 20)]))
+        #expect(Self.sample(half, plane: 0, x: 2, y: 2) == 16)
+        #expect(Self.sample(half, plane: 0, x: 6, y: 2) == 235)
     }
 
     @Test func positionsSitAgainstTheirEdgesOnEvenPixels() {

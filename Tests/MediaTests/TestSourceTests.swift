@@ -31,8 +31,8 @@ import Testing
     @Test func patternDrawsTheClockOfItsCaptureTime() throws {
         let clock = MediaClock(anchorNanoseconds: 0, anchorWallMilliseconds: 0)
         let pattern = try TestPattern(width: 320, height: 180, fps: 30, clock: clock)
-        let first = try #require(try pattern.capture(index: 0, at: 0))
-        let later = try #require(try pattern.capture(index: 45, at: 1.5))
+        let first = try #require(try pattern.capture(index: 0, at: 0)).frame
+        let later = try #require(try pattern.capture(index: 45, at: 1.5)).frame
         #expect(first.width == 320 && first.height == 180 && later.index == 45)
         // The backdrop below the bars is the same; the clock row differs.
         #expect(luma(first, row: 150) == luma(later, row: 150))
@@ -52,7 +52,7 @@ import Testing
     @Test func patternCarriesItsCaptureTimeAsATimeCode() throws {
         let clock = MediaClock(anchorNanoseconds: 0, anchorWallMilliseconds: 1_795_000_000_250)
         let pattern = try TestPattern(width: 640, height: 360, fps: 30, clock: clock)
-        let frame = try #require(try pattern.capture(index: 3, at: 0.1))
+        let frame = try #require(try pattern.capture(index: 3, at: 0.1)).frame
         let code = TimeCode.placement(width: 640, height: 360)
         let row = luma(frame, row: code.y + code.block / 2)
         let read = (0..<TimeCode.blockCount).map { row[code.x + $0 * code.block + code.block / 2] > 128 }

@@ -47,14 +47,15 @@ public final class PortalSource: VideoSource, @unchecked Sendable {
         capture.close()
     }
 
-    public func capture(index: Int64, at seconds: Double) throws -> VideoFrame? {
+    public func capture(index: Int64, at seconds: Double) throws -> CapturedPicture? {
         if !ended { watchStream(at: seconds) }
         let taken = CPW_take(capture.stream)
         guard let buffer = taken.buffer, let data = taken.data else {
             counts.record(read: 0, converted: 0, at: seconds)
             guard previous == nil else { return nil }
-            previous = try black(index: index)
-            return previous
+            let black = try black(index: index)
+            previous = black
+            return CapturedPicture(black)
         }
         defer { CPW_release(capture.stream, buffer) }
         let shared = PixelRect(x: 0, y: 0, width: Int(taken.width), height: Int(taken.height))
@@ -86,6 +87,7 @@ public final class PortalSource: VideoSource, @unchecked Sendable {
         }
         lastSize = size
         let frame = try pool.makeFrame(index: index)
+        var changedAreas: [PixelRect]?
         if boxes.count == 1, boxes[0] == area {
             try fitter.fit(pixels, stride: stride, width: size.width, height: size.height, into: frame)
             counts.record(read: size.width * size.height, converted: width * height, at: seconds)
@@ -97,9 +99,10 @@ public final class PortalSource: VideoSource, @unchecked Sendable {
                 try convert(pixels + band.y * stride + band.x * 4, stride)
             }
             counts.record(read: work.read, converted: work.converted, at: seconds)
+            changedAreas = work.areas
         }
         previous = frame
-        return frame
+        return CapturedPicture(frame, changedAreas: changedAreas)
     }
 
     /// Ends the broadcast cleanly once the stream has ended: the user stopped sharing, or the

@@ -199,23 +199,21 @@ final class PictureFitter {
 
     /// Redraws the changed `boxes` of a `width`×`height` capture into `frame`, a copy of the
     /// `previous` picture: each box's piece (`DamageMapping`, area coordinates) is read by `read`,
-    /// band by band, which hands their pixels and stride to the conversion. Sets the frame's
-    /// changed areas; returns the pixels read and converted.
+    /// band by band, which hands their pixels and stride to the conversion. Returns the pixels read
+    /// and converted, and the frame's changed areas.
     func redraw(
         _ boxes: [PixelRect], width: Int, height: Int, over previous: VideoFrame, into frame: VideoFrame, read: Read
-    ) throws -> (read: Int, converted: Int) {
+    ) throws -> (read: Int, converted: Int, areas: [PixelRect]) {
         frame.copyPicture(from: previous)
         let mapping = mapping(width: width, height: height)
-        var counts = (read: 0, converted: 0)
-        var kept: [PixelRect] = []
+        var counts = (read: 0, converted: 0, areas: [PixelRect]())
         for box in boxes {
             let piece = mapping.piece(for: box)
             try fit(piece: piece, of: mapping, into: frame, read: read)
             counts.read += piece.source.width * piece.source.height
             counts.converted += piece.output.width * piece.output.height
-            kept.append(piece.kept)
+            counts.areas.append(piece.kept)
         }
-        frame.changedAreas = kept
         return counts
     }
 

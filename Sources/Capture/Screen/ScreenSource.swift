@@ -73,12 +73,12 @@ public final class ScreenSource: VideoSource, @unchecked Sendable {
         }
     }
 
-    public func capture(index: Int64, at seconds: Double) throws -> VideoFrame? {
+    public func capture(index: Int64, at seconds: Double) throws -> CapturedPicture? {
         if lostSince != nil, !reconnect(at: seconds) { return nil }
         do {
-            let frame = try read(index: index, at: seconds)
+            let picture = try read(index: index, at: seconds)
             if display.isLost { return lose(at: seconds) }
-            return frame
+            return picture
         } catch  where display.isLost {
             return lose(at: seconds)
         }
@@ -92,7 +92,7 @@ public final class ScreenSource: VideoSource, @unchecked Sendable {
     }
 
     /// Notes that the X server went away; the pacer shows the card from now on.
-    private func lose(at seconds: Double) -> VideoFrame? {
+    private func lose(at seconds: Double) -> CapturedPicture? {
         lostSince = seconds
         nextReconnect = seconds + 1
         report(
@@ -126,12 +126,12 @@ public final class ScreenSource: VideoSource, @unchecked Sendable {
         return true
     }
 
-    private func read(index: Int64, at seconds: Double) throws -> VideoFrame? {
+    private func read(index: Int64, at seconds: Double) throws -> CapturedPicture? {
         // Read every frame: after a resolution change the picture is fitted again into the same output.
         let screen = display.currentScreen()
         guard let rect = area(on: screen, at: seconds) else {
             counts.record(read: 0, converted: 0, at: seconds)
-            return lastRect == nil ? try black(index: index) : nil
+            return lastRect == nil ? CapturedPicture(try black(index: index)) : nil
         }
         // Root coordinates; nil: not known (no XDamage), so everything.
         var changes = damage?.takeChanges()
@@ -162,6 +162,7 @@ public final class ScreenSource: VideoSource, @unchecked Sendable {
                 try convert(pixels, stride)
             }
         }
+        var changedAreas: [PixelRect]?
         if boxes.count == 1, boxes[0].width == rect.width, boxes[0].height == rect.height {
             try fitter.fit(width: rect.width, height: rect.height, into: frame, read: read)
             counts.record(read: rect.width * rect.height, converted: width * height, at: seconds)
@@ -170,9 +171,10 @@ public final class ScreenSource: VideoSource, @unchecked Sendable {
             let work = try fitter.redraw(
                 boxes, width: rect.width, height: rect.height, over: previous!, into: frame, read: read)
             counts.record(read: work.read, converted: work.converted, at: seconds)
+            changedAreas = work.areas
         }
         previous = frame
-        return frame
+        return CapturedPicture(frame, changedAreas: changedAreas)
     }
 
     /// What to read now; nil while a window is hidden or gone.

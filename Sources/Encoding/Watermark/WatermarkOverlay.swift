@@ -69,12 +69,14 @@ public final class WatermarkOverlay: Sendable {
         self.red = red
     }
 
-    /// Blends the watermark into a frame in place: out = in × (1 − α) + α·colour, rounded. A frame
-    /// that is the picture before with some parts redrawn (`changedAreas`) already carries the
-    /// watermark elsewhere: only where those parts overlap it is it blended again.
-    public func apply(to frame: VideoFrame) {
+    /// Blends the watermark into a new picture in place, before it is handed on: out = in × (1 − α)
+    /// + α·colour, rounded. A picture that is the one before with some parts redrawn
+    /// (`changedAreas`) already carries the watermark elsewhere: only where those parts overlap it
+    /// is it blended again.
+    public func apply(to picture: CapturedPicture) {
+        let frame = picture.frame
         let own = PixelRect(x: x, y: y, width: width, height: height)
-        for area in frame.changedAreas ?? [own] {
+        for area in picture.changedAreas ?? [own] {
             guard let overlap = area.clipped(to: own) else { continue }
             // Even bounds, so the chroma samples are whole (changed areas are even already).
             let left = overlap.x & ~1, top = overlap.y & ~1
