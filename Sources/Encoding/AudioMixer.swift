@@ -27,17 +27,17 @@ public final class AudioMixer: AudioSource, @unchecked Sendable {
         secondaryFrames.close()
     }
 
-    /// Two sources, gains in dB.
+    /// Two sources, gains in dB. The second is sent to a thread of its own that reads it: its only
+    /// user from then on.
     public init(
-        primary: any AudioSource, primaryGain: Double, secondary: any AudioSource, secondaryGain: Double
+        primary: any AudioSource, primaryGain: Double, secondary: sending any AudioSource, secondaryGain: Double
     ) throws {
         self.primary = primary
         primaryInput = try MixerInput(gain: Float(pow(10, primaryGain / 20)))
         secondaryInput = try MixerInput(gain: Float(pow(10, secondaryGain / 20)))
         let frames = secondaryFrames
-        let handoff = Handoff(source: secondary)
         _ = WorkerThread(name: "onair-audio-mix") {
-            while let frame = try? handoff.source.read() { frames.push(frame) }
+            while let frame = try? secondary.read() { frames.push(frame) }
             frames.close()
         }
     }
@@ -79,12 +79,6 @@ public final class AudioMixer: AudioSource, @unchecked Sendable {
             for index in 0..<frame.sampleCount { samples[index] = min(1, max(-1, samples[index])) }
         }
     }
-}
-
-/// Hands the second source to its reading thread, its only user from then on.
-// Unchecked Sendable: it hands a source holding C handles to its reading thread, once.
-private struct Handoff: @unchecked Sendable {
-    let source: any AudioSource
 }
 
 /// One source of the mix: its samples converted to 48 kHz stereo and queued with the position

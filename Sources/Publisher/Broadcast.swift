@@ -135,7 +135,7 @@ public final class Broadcast: Sendable {
         }
         let status = StatusReporter(
             store: store, stats: stats, url: config.serve ? url : "",
-            destinations: renditions.pushSinks.map(\.status) + renditions.packetSinks.map(\.status),
+            destinations: renditions.pushes + renditions.packetSinks.map(\.status),
             paused: pause, interactive: showStatus, report: hub.reporter, logger: logger)
         guard config.serve else {
             hub.report(.started, "publishing channel \(config.channel) without the built-in server\(pushing)")

@@ -2,9 +2,9 @@ public import HLSModel
 public import Runtime
 import Foundation
 public import Capture
-public import Media
+import Media
 public import Encoding
-public import HLS
+import HLS
 public import Push
 public import Server
 

@@ -17,7 +17,8 @@ struct BroadcastRenditions {
     /// The live stores viewers read, largest first.
     var stores: [LiveStore] = []
     var sinks: [SinkRunner] = []
-    var pushSinks: [PushSink] = []
+    /// How each push destination fares, for the status line and the control API.
+    var pushes: [PushStatus] = []
     var packetSinks: [any PacketSink] = []
 
     /// The top rendition's store: what the status line, the control API and the metrics follow.
@@ -65,7 +66,7 @@ struct BroadcastRenditions {
             }
             stores.append(store)
             sinks += runners
-            pushSinks += pushes
+            self.pushes += pushes
         }
         packetSinks = config.push.compactMap { destination -> (any PacketSink)? in
             guard case .packets(let link) = destination else { return nil }
@@ -120,20 +121,22 @@ struct BroadcastRenditions {
 
     /// A rendition's sinks, each on its own thread: the live store viewers read, the folder, and
     /// where the channel's destinations send it (pushes, the rewind window, recordings).
-    private static func sinks(number: Int, store: LiveStore, context: Context) -> ([SinkRunner], [PushSink]) {
+    private static func sinks(number: Int, store: LiveStore, context: Context) -> ([SinkRunner], [PushStatus]) {
         let config = context.config
         let plan = context.plan
         let folder = plan.folder(of: number)
-        let mirror = config.hlsDirectory.map {
-            DirectoryMirror(
-                root: URL(fileURLWithPath: $0), channel: config.channel, rendition: folder, writesIndex: number == 0,
-                earlier: plan.previous[number], report: context.report)
+        var runners = [SinkRunner(store)]
+        if let directory = config.hlsDirectory {
+            let mirror = DirectoryMirror(
+                root: URL(fileURLWithPath: directory), channel: config.channel, rendition: folder,
+                writesIndex: number == 0, earlier: plan.previous[number], report: context.report)
+            runners.append(SinkRunner(mirror))
         }
-        let sent =
-            plan.destinations.lastingSinks(of: config.channel, rendition: folder, writesIndex: number == 0)
-            + (plan.recordings?.sinks(rendition: folder, writesIndex: number == 0, after: nil) ?? [])
-        let runners = [SinkRunner(store)] + (mirror.map { [SinkRunner($0)] } ?? []) + sent.map { SinkRunner($0) }
-        return (runners, sent.compactMap { $0 as? PushSink })
+        let lasting = plan.destinations.startLastingSinks(
+            of: config.channel, rendition: folder, writesIndex: number == 0)
+        runners += lasting.runners
+        runners += plan.recordings?.sinks(rendition: folder, writesIndex: number == 0, after: nil) ?? []
+        return (runners, lasting.pushes)
     }
 
     /// Where a rendition is cut: on the video's frames, or for the sound on the same grid at the

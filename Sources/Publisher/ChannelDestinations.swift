@@ -70,18 +70,29 @@ public struct ChannelDestinations: ChannelOutputs {
         rewind.map { DVRFolder.ofThisProcess(root: $0.root, channel: channel, seconds: $0.seconds) }
     }
 
-    public func lastingSinks(of channel: String, rendition: String?, writesIndex: Bool) -> [any PublicationSink] {
-        pushSinks(of: channel, rendition: rendition, writesIndex: writesIndex)
-            + (rewindWindow(of: channel).map { [DVRSink(window: $0, rendition: rendition, report: report)] } ?? [])
+    public func lastingSinks(of channel: String, rendition: String?, writesIndex: Bool) -> [SinkRunner] {
+        startLastingSinks(of: channel, rendition: rendition, writesIndex: writesIndex).runners
     }
 
-    /// The push destinations' sinks of one rendition: what `lastingSinks` sends to, with their status.
-    public func pushSinks(of channel: String, rendition: String?, writesIndex: Bool) -> [PushSink] {
-        push.compactMap {
-            PushSink.make(
-                pushesInFolders ? $0.inFolder(channel) : $0, channel: channel, rendition: rendition,
-                writesIndex: writesIndex, report: report)
+    /// Starts one rendition's lasting sinks, and says how each push destination fares.
+    public func startLastingSinks(of channel: String, rendition: String?, writesIndex: Bool) -> (
+        runners: [SinkRunner], pushes: [PushStatus]
+    ) {
+        var runners: [SinkRunner] = []
+        var pushes: [PushStatus] = []
+        for destination in push {
+            guard
+                let sink = PushSink.make(
+                    pushesInFolders ? destination.inFolder(channel) : destination, channel: channel,
+                    rendition: rendition, writesIndex: writesIndex, report: report)
+            else { continue }
+            pushes.append(sink.status)
+            runners.append(SinkRunner(sink))
         }
+        if let window = rewindWindow(of: channel) {
+            runners.append(SinkRunner(DVRSink(window: window, rendition: rendition, report: report)))
+        }
+        return (runners, pushes)
     }
 
     public func recordings(of channel: String, renditions: [String?], format: ContainerFormat, startedAt: Int64)
@@ -136,24 +147,27 @@ public struct ChannelDestinations: ChannelOutputs {
         /// Where the recording in object storage goes (`https://…/bucket/channel/start/`).
         public var cloudAddress: String? { cloud?.address }
 
-        public func sinks(rendition: String?, writesIndex: Bool, after: Int?) -> [any PublicationSink] {
+        public func sinks(rendition: String?, writesIndex: Bool, after: Int?) -> [SinkRunner] {
             let named = "channel \(channel)" + (rendition.map { " (\($0))" } ?? "")
-            let onDisk = disk.map { plan in
-                RecordingSink(
+            var runners: [SinkRunner] = []
+            if let plan = disk {
+                let sink = RecordingSink(
                     plan: plan, rendition: rendition, writesIndex: writesIndex, retention: retention, after: after,
                     destination: announces
                         ? named
                         : (rendition.map { plan.resolved.folder.appendingPathComponent($0) } ?? plan.resolved.folder)
                             .path,
                     announces: announces && writesIndex, report: report)
+                runners.append(SinkRunner(sink))
             }
-            let inCloud = cloud.map { cloud in
-                RecordingSink(
+            if let cloud {
+                let sink = RecordingSink(
                     plan: cloud.plan, rendition: rendition, writesIndex: writesIndex, retention: nil, after: after,
                     destination: cloud.address + (rendition.map { $0 + "/" } ?? ""), store: cloud.storage,
                     report: report)
+                runners.append(SinkRunner(sink))
             }
-            return (onDisk.map { [$0] } ?? []) + (inCloud.map { [$0] } ?? [])
+            return runners
         }
     }
 }

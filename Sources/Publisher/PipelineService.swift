@@ -134,7 +134,7 @@ final class PipelineService: Service, @unchecked Sendable {
     /// slow ones (said in the log); another Ctrl-C stops waiting.
     private func finishSinks() async {
         let finishers: [(destination: String, finish: @Sendable (Duration) -> Bool)] =
-            sinks.map { runner in (runner.sink.destination, { runner.finish(within: $0) }) }
+            sinks.map { runner in (runner.destination, { runner.finish(within: $0) }) }
             + packetSinks.map { sink in (sink.destination, { sink.finish(within: $0) }) }
         let pending = finishers.filter { !$0.finish(.seconds(1)) }
         guard !pending.isEmpty else { return }

@@ -15,8 +15,7 @@ import Metrics
 /// stored one segment duration after it was cut is given up and listed as EXT-X-GAP, so players of
 /// the destination skip it instead of stalling. Any other refusal (401, 403, 404…) is reported and
 /// tried again every ``refusedRetry`` seconds. Failures and recoveries are each said once per episode.
-// Unchecked Sendable: its progress is used by its runner's thread only; what others read (status) is atomic.
-public final class PushSink: PublicationSink, @unchecked Sendable {
+public final class PushSink: PublicationSink {
     public let destination: String
     public let status: PushStatus
     private let store: any FileStore

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -9,9 +9,12 @@ public final class WorkerThread: Sendable {
     private let done = DispatchSemaphore(value: 0)
 
     /// Starts `body` on a new thread named `name`, with a stack of `stackSize` bytes (a thread that
-    /// only waits on a device needs less than a stage).
-    public init(name: String, stackSize: Int = 1 << 20, _ body: @escaping @Sendable () -> Void) {
+    /// only waits on a device needs less than a stage). `body` is sent: what it holds belongs to the
+    /// new thread from now on.
+    public init(name: String, stackSize: Int = 1 << 20, _ body: sending @escaping () -> Void) {
         let done = done
+        // Foundation's Thread takes only a @Sendable block; a sent body is shared with no one.
+        nonisolated(unsafe) let body = body
         let thread = Thread {
             WorkerThread.nameCurrentThread(name)
             body()

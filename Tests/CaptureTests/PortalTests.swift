@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import Testing
 
@@ -47,11 +48,10 @@ struct RestoreTokenStoreTests {
     }
 }
 
-final class WarningBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [String] = []
-    func add(_ message: String) { lock.withLock { stored.append(message) } }
-    var messages: [String] { lock.withLock { stored } }
+final class WarningBox: Sendable {
+    private let stored = Mutex<[String]>([])
+    func add(_ message: String) { stored.withLock { $0.append(message) } }
+    var messages: [String] { stored.withLock { $0 } }
 }
 
 struct ScreenCastOfferTests {

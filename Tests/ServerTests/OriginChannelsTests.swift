@@ -1,3 +1,4 @@
+import Synchronization
 import HLSModel
 import Testing
 
@@ -279,35 +280,34 @@ import Testing
 
 /// What an origin asked of its ``ChannelOutputs``: the lasting sinks of each rendition (and
 /// whether they write the index), and each run's recordings. It makes no sink.
-final class OutputsLog: ChannelOutputs, @unchecked Sendable {
-    private var lastingCalls: [String] = []
-    private var runCalls: [String] = []
-    var lasting: [String] { lastingCalls }
-    var runs: [String] { runCalls }
+final class OutputsLog: ChannelOutputs {
+    private let calls = Mutex((lasting: [String](), runs: [String]()))
+    var lasting: [String] { calls.withLock { $0.lasting } }
+    var runs: [String] { calls.withLock { $0.runs } }
 
     func rewindWindow(of channel: String) -> DVRFolder? { nil }
 
-    func lastingSinks(of channel: String, rendition: String?, writesIndex: Bool) -> [any PublicationSink] {
-        lastingCalls.append("\(channel) \(rendition ?? "nil")\(writesIndex ? " index" : "")")
+    func lastingSinks(of channel: String, rendition: String?, writesIndex: Bool) -> [SinkRunner] {
+        calls.withLock { $0.lasting.append("\(channel) \(rendition ?? "nil")\(writesIndex ? " index" : "")") }
         return []
     }
 
     func recordings(of channel: String, renditions: [String?], format: ContainerFormat, startedAt: Int64)
         -> (any ChannelRecordings)?
     {
-        runCalls.append("\(channel) [\(renditions.map { $0 ?? "nil" }.joined(separator: ", "))]")
+        calls.withLock { $0.runs.append("\(channel) [\(renditions.map { $0 ?? "nil" }.joined(separator: ", "))]") }
         return NoRecorders()
     }
 
     struct NoRecorders: ChannelRecordings {
-        func sinks(rendition: String?, writesIndex: Bool, after: Int?) -> [any PublicationSink] { [] }
+        func sinks(rendition: String?, writesIndex: Bool, after: Int?) -> [SinkRunner] { [] }
     }
 }
 
-final class ChangeLog: @unchecked Sendable {
-    private var changes: [OriginChannels.Change] = []
-    var all: [OriginChannels.Change] { changes }
-    func add(_ change: OriginChannels.Change) { changes.append(change) }
+final class ChangeLog: Sendable {
+    private let changes = Mutex<[OriginChannels.Change]>([])
+    var all: [OriginChannels.Change] { changes.withLock { $0 } }
+    func add(_ change: OriginChannels.Change) { changes.withLock { $0.append(change) } }
 }
 
 @Suite struct IngestTokensTests {

@@ -11,8 +11,7 @@ public import Media
 /// deleted only once a playlist without it is in place and its grace has passed. A segment that
 /// cannot be written (a full disk) is listed as a gap; `dvr_failed` is said once, `dvr_recovered`
 /// when writing works again. The live stream never waits on any of it.
-// Unchecked Sendable: its state is used by its runner's thread only (handed over once, at the start).
-public final class DVRSink: PublicationSink, @unchecked Sendable {
+public final class DVRSink: PublicationSink {
     public let destination: String
     private let folder: URL
     private let store: DiskStore

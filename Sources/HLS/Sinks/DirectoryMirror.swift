@@ -16,8 +16,7 @@ public import Media
 /// It removes only what it can prove it wrote: files it wrote in this run, and the files an
 /// earlier run's playlist names under exactly the names this program writes, as plain files.
 /// Failures, recoveries and segments skipped while behind are each said once per episode.
-// Unchecked Sendable: its state is used by its runner's thread only (handed over once, at the start).
-public final class DirectoryMirror: PublicationSink, @unchecked Sendable {
+public final class DirectoryMirror: PublicationSink {
     /// Where the rendition's files go: the channel's folder, or a rendition's folder in it.
     public let folder: URL
     public var destination: String { folder.path }

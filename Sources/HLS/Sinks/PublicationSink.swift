@@ -7,7 +7,7 @@ public import HLSModel
 /// A sink may be handed only some of the publications: when it falls behind, the runner keeps the
 /// newest and says how many it left out. Every publication carries the whole timeline after it, so
 /// a sink that brings its destination up to the newest timeline loses nothing but intermediate states.
-public protocol PublicationSink: AnyObject, Sendable {
+public protocol PublicationSink: AnyObject {
     /// Where it publishes, for logs and events: the folder it writes, the URL it sends to.
     var destination: String { get }
     /// Applies a publication.

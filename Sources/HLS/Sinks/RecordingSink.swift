@@ -14,8 +14,7 @@ import Synchronization
 /// after an EXT-X-DISCONTINUITY with an init segment of its own (`init<N>.mp4`). A folder that
 /// cannot be written is said once (`record_failed`) and retried with every publication; segments
 /// the live timeline let go meanwhile are missing from the recording, after a discontinuity.
-// Unchecked Sendable: its state is used by its runner's thread only (handed over once, at the start).
-public final class RecordingSink: PublicationSink, @unchecked Sendable {
+public final class RecordingSink: PublicationSink {
     public let destination: String
     private let report: EventReporter
     private let plan: RecordingDestination

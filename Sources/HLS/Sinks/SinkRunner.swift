@@ -1,5 +1,5 @@
 public import HLSModel
-public import Runtime
+import Runtime
 import Foundation
 import Media
 
@@ -8,14 +8,18 @@ import Media
 /// the ones queued before it (each carries the whole timeline, so only intermediate states are
 /// passed over), instead of making anything upstream wait or working through stale states. Memory
 /// stays bounded by the queue's capacity whatever the sink does.
+///
+/// The sink is sent to the runner: from then on only the runner's thread uses it, so a sink keeps
+/// its progress in plain properties and needs no lock.
 public final class SinkRunner: Sendable {
-    public let sink: any PublicationSink
+    /// Where the sink publishes, for logs and events.
+    public let destination: String
     private let queue: BoundedQueue<Publication>
     private let thread: WorkerThread
 
     /// Starts the sink's thread. `capacity`: publications held while the sink is busy.
-    public init(_ sink: any PublicationSink, capacity: Int = 32) {
-        self.sink = sink
+    public init(_ sink: sending any PublicationSink, capacity: Int = 32) {
+        destination = sink.destination
         let queue = BoundedQueue<Publication>(capacity: capacity, policy: .dropOldest)
         self.queue = queue
         // Named by the kind of sink (`RecordingSink`, `DVRSink`, `LiveStore`…), so each one's CPU shows.

@@ -1,6 +1,6 @@
 import Runtime
 internal import CFFmpeg
-public import Foundation
+import Foundation
 public import Media
 import Metrics
 

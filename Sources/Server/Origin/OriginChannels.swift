@@ -1,5 +1,5 @@
 public import HLSModel
-public import Runtime
+import Runtime
 import Foundation
 public import HLS
 import Media
@@ -463,9 +463,7 @@ public final class OriginChannels: Sendable {
         guard let outputs else { return }
         // Made late, a sink loses nothing: each publication carries the whole timeline.
         if feed.sinks == nil, key == nil || !channel.ladder.isEmpty {
-            feed.sinks = outputs.lastingSinks(
-                of: name, rendition: key, writesIndex: writesIndex(key, channel)
-            ).map { SinkRunner($0) }
+            feed.sinks = outputs.lastingSinks(of: name, rendition: key, writesIndex: writesIndex(key, channel))
         }
         for sink in feed.sinks ?? [] { sink.send(publication) }
         let timeline = publication.timeline
@@ -482,9 +480,7 @@ public final class OriginChannels: Sendable {
             else { return }
             channel.recordings = recordings
             feed.recorders = recordings.sinks(
-                rendition: key, writesIndex: writesIndex(key, channel),
-                after: feed.recordedUntil
-            ).map { SinkRunner($0) }
+                rendition: key, writesIndex: writesIndex(key, channel), after: feed.recordedUntil)
         }
         for recorder in feed.recorders { recorder.send(publication) }
         guard timeline.ended, !feed.recorders.isEmpty else { return }
