@@ -1,5 +1,5 @@
 public import HLSModel
-public import HLS
+import HLS
 
 /// What a destination holds of one rendition, as far as its push sink knows, and what it needs next
 /// to show a timeline. Pure (the time is an argument), so the rules are tested with exact values:

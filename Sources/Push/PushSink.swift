@@ -1,5 +1,5 @@
 public import HLSModel
-public import Runtime
+import Runtime
 import Foundation
 public import HLS
 public import Media

@@ -64,7 +64,7 @@ struct EmbeddedFiles: FileProvider {
     /// A page that plays (``playerPages``) also preloads every module of the player, so the
     /// browser fetches them at once rather than one import after another.
     func page(_ name: String, framing: Framing, channel: String? = nil, head: String = "") throws -> Response {
-        if let channel, !LiveRequest.isChannelName(channel) {
+        if let channel, ChannelName(channel) == nil {
             throw HTTPError(.notFound, message: "No such channel: names are letters, digits, '-' and '_'.")
         }
         let ancestors = framing == .none ? "'none'" : "*"

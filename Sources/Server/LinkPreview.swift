@@ -56,7 +56,7 @@ extension LinkPreview {
     /// Nil when the request's Host is missing or not plain.
     init?(request: Request, scheme: String, channel: String, hasPicture: Bool) {
         guard let host = request.head.authority, Self.isPlainHost(host),
-            LiveRequest.isChannelName(channel)
+            ChannelName(channel) != nil
         else { return nil }
         // A private channel's link carries its token; the picture needs the same one.
         let token = request.uri.queryParameters["token"].map(String.init).flatMap { token in

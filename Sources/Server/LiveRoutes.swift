@@ -2,7 +2,7 @@ import HLSModel
 import Runtime
 import CompressNIO
 import Foundation
-public import HLS
+import HLS
 import Hummingbird
 import Media
 import NIOPosix
@@ -43,7 +43,7 @@ struct LiveRoutes {
     /// The pathways in the order `--pathway` gave them, the same for every channel (so it tells a
     /// stranger nothing of which channels exist). Kept by caches for a second, as a playlist is.
     private func steeringManifest(channel: String) throws -> Response {
-        guard LiveRequest.isChannelName(channel) else { throw HTTPError(.notFound, message: "No such channel.") }
+        guard ChannelName(channel) != nil else { throw HTTPError(.notFound, message: "No such channel.") }
         let body = SteeringManifest.render(priority: pathways.map(\.id))
         return Response(
             status: .ok,

@@ -1,6 +1,6 @@
 public import HLSModel
 public import Foundation
-public import HLS
+import HLS
 
 /// Where the built-in HTTP server listens and whom it lets in.
 public struct ServerConfiguration: Sendable, Equatable {

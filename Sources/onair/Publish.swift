@@ -80,8 +80,8 @@ struct Publish: AsyncParsableCommand {
     var logFormat = LogFormat.text
 
     func validate() throws {
-        guard Self.isChannelName(channel) else {
-            throw ValidationError("channel '\(channel)' must be 1 to 64 letters, digits, '-' or '_'")
+        guard ChannelName(channel) != nil else {
+            throw ValidationError("channel '\(channel)' must be \(ChannelName.rule)")
         }
         if recordMP4, recording.record == nil || recording.isObjectStorage {
             throw ValidationError(
@@ -116,11 +116,6 @@ struct Publish: AsyncParsableCommand {
             "--push \(base) is this publisher's own server (port \(port)): push to an origin "
                 + "(onair serve) on another port, or serve on another --port"
         }
-    }
-
-    /// `[A-Za-z0-9_-]{1,64}`: safe in a URL path and a folder name.
-    static func isChannelName(_ name: String) -> Bool {
-        LiveRequest.isChannelName(name)
     }
 
     /// The broadcast this command describes.

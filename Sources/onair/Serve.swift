@@ -133,7 +133,7 @@ struct Serve: AsyncParsableCommand {
             }
             SecretText.warnIfShared(path, what: "--ingest-tokens \(path)")
             do throws(IngestTokens.Problem) {
-                tokens.byChannel = try IngestTokens.parse(file: text, isChannelName: Publish.isChannelName)
+                tokens.byChannel = try IngestTokens.parse(file: text)
             } catch {
                 throw UsageError(message: "--ingest-tokens \(path), line \(error.line): \(error.reason)")
             }

@@ -313,18 +313,18 @@ final class ChangeLog: Sendable {
 @Suite struct IngestTokensTests {
     @Test func aTokensFileGivesEachChannelItsOwnAndNamesItsFirstBadLine() throws {
         let text = "# channel token\n\nalpha alpha-token-0123456789\nbeta\tbeta#token-0123456789\r\n"
-        let tokens = try IngestTokens.parse(file: text, isChannelName: LiveRequest.isChannelName)
-        #expect(tokens == ["alpha": "alpha-token-0123456789", "beta": "beta#token-0123456789"])
+        let tokens = try IngestTokens.parse(file: text)
+        let alpha = try #require(ChannelName("alpha"))
+        let beta = try #require(ChannelName("beta"))
+        #expect(tokens == [alpha: "alpha-token-0123456789", beta: "beta#token-0123456789"])
         let rules = IngestTokens(byChannel: tokens)
         #expect(rules.allows(channel: "beta", authorization: "Bearer beta#token-0123456789"))
         #expect(!rules.allows(channel: "alpha", authorization: "Bearer beta#token-0123456789"))
         #expect(throws: IngestTokens.Problem(line: 2, reason: "channel alpha is given twice")) {
-            try IngestTokens.parse(
-                file: "alpha a-token-0123456789abc\nalpha b-token-0123456789abc",
-                isChannelName: LiveRequest.isChannelName)
+            try IngestTokens.parse(file: "alpha a-token-0123456789abc\nalpha b-token-0123456789abc")
         }
         #expect(throws: IngestTokens.Problem.self) {
-            try IngestTokens.parse(file: "../x token-0123456789abcdef", isChannelName: LiveRequest.isChannelName)
+            try IngestTokens.parse(file: "../x token-0123456789abcdef")
         }
     }
 }

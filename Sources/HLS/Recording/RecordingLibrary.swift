@@ -139,7 +139,7 @@ public enum RecordingLibrary {
     /// time>/[<rendition>/]<playlist, init, segment or the MP4>`. Nothing else is served.
     public static func isServable(_ components: [Substring]) -> Bool {
         guard components.count == 3 || components.count == 4,
-            LiveRequest.isChannelName(String(components[0])), RecordingPlan.isStartTime(String(components[1]))
+            ChannelName(String(components[0])) != nil, RecordingPlan.isStartTime(String(components[1]))
         else { return false }
         let file = String(components[components.count - 1])
         if components.count == 4 {
@@ -196,7 +196,7 @@ public final class RecordingCatalog: Sendable {
         var entries: [RecordingEntry] = []
         var seen: [String: (stamp: [Int], entry: RecordingEntry?)] = [:]
         let before = known.withLock { $0 }
-        for channel in channels where LiveRequest.isChannelName(channel) {
+        for channel in channels where ChannelName(channel) != nil {
             for folder in RecordingLibrary.recordings(of: channel, in: root) {
                 let stamp = Self.stamp(of: folder)
                 let entry: RecordingEntry?

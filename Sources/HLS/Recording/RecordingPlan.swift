@@ -1,5 +1,5 @@
 public import HLSModel
-public import Runtime
+import Runtime
 public import Foundation
 import Media
 

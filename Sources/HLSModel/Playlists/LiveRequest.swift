@@ -55,7 +55,7 @@ public struct LiveRequest: Sendable, Equatable {
     public static func parse(
         channel: String, rendition: String? = nil, file: String, query: String?
     ) throws(Problem) -> LiveRequest {
-        guard isToken(channel, limit: 64, dots: false), isToken(file, limit: 128, dots: true), !file.hasPrefix("."),
+        guard ChannelName(channel) != nil, isToken(file, limit: 128, dots: true), !file.hasPrefix("."),
             rendition.map(isRenditionName) ?? true
         else { throw .notFound }
         var request = LiveRequest(channel: channel, file: file)
@@ -106,9 +106,6 @@ public struct LiveRequest: Sendable, Equatable {
         else { throw .badQuery("\(name) must be a whole number") }
         return number
     }
-
-    /// A channel name: letters, digits, `-` and `_`, 1 to 64 bytes (safe in a path and a folder name).
-    public static func isChannelName(_ text: String) -> Bool { isToken(text, limit: 64, dots: false) }
 
     /// A rendition's folder in a ladder: letters, digits, `-` and `_`, 1 to 32 bytes.
     public static func isRenditionName(_ text: String) -> Bool { isToken(text, limit: 32, dots: false) }

@@ -1,4 +1,4 @@
-public import Crypto
+import Crypto
 public import Foundation
 
 /// AWS Signature Version 4, the Authorization header form: what S3 and every S3-compatible store

@@ -72,7 +72,7 @@ struct IngestRoutes {
                 .unauthorized, headers: [.wwwAuthenticate: "Bearer"],
                 message: "Pushing to channel \(channel) needs its ingest token: Authorization: Bearer <token>.")
         }
-        guard LiveRequest.isChannelName(channel), rendition.map(LiveRequest.isRenditionName) ?? true,
+        guard ChannelName(channel) != nil, rendition.map(LiveRequest.isRenditionName) ?? true,
             let file = MediaFileName(text), rendition == nil || file != .multivariantPlaylist
         else {
             throw HTTPError(

@@ -242,8 +242,7 @@ public final class OriginChannels: Sendable {
             return
         }
         if !file.isPlaylist { try checkRoom(for: bytes.count, in: channel, name: name) }
-        let key = rendition
-        if channel.feeds[key] == nil {
+        if channel.feeds[rendition] == nil {
             // A ladder's rendition where one rendition was pushed, or the other way round: a
             // publisher that came back in another shape. The old shape goes once it is over.
             try make(
@@ -256,21 +255,21 @@ public final class OriginChannels: Sendable {
             guard channel.feeds.count < Self.maximumRenditions else {
                 throw .full("channel \(name) has \(Self.maximumRenditions) renditions already")
             }
-            channel.feeds[key] = Feed(
+            channel.feeds[rendition] = Feed(
                 assembler: IngestAssembler(
                     channel: name, rendition: rendition ?? Rendition.singleID, playlistSize: settings.playlistSize,
                     limits: settings.limits))
         }
-        var feed = channel.feeds[key]!
+        var feed = channel.feeds[rendition]!
         let publications = try feed.assembler.put(file, bytes: bytes, now: wall)
         if feed.store == nil, let timeline = feed.assembler.timeline {
             feed.store = LiveStore(timeline: timeline, startedAt: wall)
         }
         for var publication in publications {
             if rendition != nil { publication.ladder = channel.board?.post(publication.timeline) }
-            send(publication, to: &feed, key: key, of: &channel, name: name, now: wall, finished: &finished)
+            send(publication, to: &feed, key: rendition, of: &channel, name: name, now: wall, finished: &finished)
         }
-        channel.feeds[key] = feed
+        channel.feeds[rendition] = feed
     }
 
     /// Refuses a media file the channel's budget, or the origin's, has no room for (HTTP 507).

@@ -56,4 +56,14 @@ import Testing
             try parse("media.m3u8", channel: String(repeating: "c", count: 65))
         }
     }
+
+    @Test func aChannelNameIsOneToSixtyFourLettersDigitsDashesOrUnderscores() {
+        #expect(ChannelName("Demo_2-b")?.text == "Demo_2-b")
+        #expect(ChannelName(String(repeating: "c", count: 64))?.text.count == 64)
+        for bad in ["", String(repeating: "c", count: 65), "..", "a.b", "a/b", "a b", "é", "a%2F"] {
+            #expect(ChannelName(bad) == nil, "\(bad)")
+        }
+        #expect(ChannelName("b")! > ChannelName("a")!)
+        #expect("\(ChannelName("demo")!)" == "demo")
+    }
 }
