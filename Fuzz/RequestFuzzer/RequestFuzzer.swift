@@ -15,7 +15,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 
     if let request = try? LiveRequest.parse(channel: channel, file: file, query: query) {
         // Whatever is accepted names a file of the channel's store and nothing else.
-        for name in [request.channel, request.file] {
+        for name in [request.channel.text, request.file] {
             precondition(!name.isEmpty && !name.hasPrefix("."), "empty or hidden name accepted: \(name)")
             precondition(!name.contains { "/\\\0%".contains($0) }, "a path-like name accepted: \(name)")
         }

@@ -31,7 +31,7 @@ public struct BroadcastConfiguration: Sendable {
         case none
     }
 
-    public var channel = "demo"
+    public var channel: ChannelName = "demo"
     public var video = VideoInput.testPattern
     public var audio = AudioInput.testTone
     public var width = 1280

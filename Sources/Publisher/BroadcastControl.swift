@@ -1,3 +1,4 @@
+import HLSModel
 import Runtime
 import Encoding
 import HLS
@@ -7,7 +8,7 @@ import Server
 /// Pause, resume and stop of one broadcast, from the control API or a signal, and the counts
 /// and events it shows.
 final class BroadcastControl: ChannelControl {
-    let channel: String
+    let channel: ChannelName
     private let pauseSwitch: PauseSwitch
     private let stopSignal: StopSignal
     private let clock: MediaClock
@@ -20,7 +21,7 @@ final class BroadcastControl: ChannelControl {
     private let work: CaptureWork?
 
     init(
-        channel: String, pause: PauseSwitch, stop: StopSignal, clock: MediaClock, hub: EventHub, pacer: Pacer,
+        channel: ChannelName, pause: PauseSwitch, stop: StopSignal, clock: MediaClock, hub: EventHub, pacer: Pacer,
         stats: BroadcastStats, store: LiveStore, work: CaptureWork?
     ) {
         self.work = work

@@ -14,7 +14,7 @@ final class BroadcastMetrics: Sendable {
     init(control: BroadcastControl, viewers: @escaping @Sendable () -> Int) {
         self.control = control
         self.viewers = viewers
-        let channel = [("channel", control.channel)]
+        let channel = [("channel", control.channel.text)]
         counters = [
             "onair_frames_captured_total", "onair_frames_encoded_total", "onair_frames_repeated_total",
             "onair_frames_dropped_total", "onair_media_bytes_total", "onair_segments_total",

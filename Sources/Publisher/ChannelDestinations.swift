@@ -21,7 +21,7 @@ public struct ChannelDestinations: ChannelOutputs {
             self.maxBytes = maxBytes
         }
 
-        func retention(of channel: String) -> RecordingRetention? {
+        func retention(of channel: ChannelName) -> RecordingRetention? {
             keep == nil && maxBytes == nil
                 ? nil : RecordingRetention(root: root, channel: channel, keep: keep, maxBytes: maxBytes)
         }
@@ -66,16 +66,16 @@ public struct ChannelDestinations: ChannelOutputs {
         self.report = report
     }
 
-    public func rewindWindow(of channel: String) -> DVRFolder? {
+    public func rewindWindow(of channel: ChannelName) -> DVRFolder? {
         rewind.map { DVRFolder.ofThisProcess(root: $0.root, channel: channel, seconds: $0.seconds) }
     }
 
-    public func lastingSinks(of channel: String, rendition: String?, writesIndex: Bool) -> [SinkRunner] {
+    public func lastingSinks(of channel: ChannelName, rendition: String?, writesIndex: Bool) -> [SinkRunner] {
         startLastingSinks(of: channel, rendition: rendition, writesIndex: writesIndex).runners
     }
 
     /// Starts one rendition's lasting sinks, and says how each push destination fares.
-    public func startLastingSinks(of channel: String, rendition: String?, writesIndex: Bool) -> (
+    public func startLastingSinks(of channel: ChannelName, rendition: String?, writesIndex: Bool) -> (
         runners: [SinkRunner], pushes: [PushStatus]
     ) {
         var runners: [SinkRunner] = []
@@ -83,7 +83,7 @@ public struct ChannelDestinations: ChannelOutputs {
         for destination in push {
             guard
                 let sink = PushSink.make(
-                    pushesInFolders ? destination.inFolder(channel) : destination, channel: channel,
+                    pushesInFolders ? destination.inFolder(channel.text) : destination, channel: channel,
                     rendition: rendition, writesIndex: writesIndex, report: report)
             else { continue }
             pushes.append(sink.status)
@@ -95,7 +95,7 @@ public struct ChannelDestinations: ChannelOutputs {
         return (runners, pushes)
     }
 
-    public func recordings(of channel: String, renditions: [String?], format: ContainerFormat, startedAt: Int64)
+    public func recordings(of channel: ChannelName, renditions: [String?], format: ContainerFormat, startedAt: Int64)
         -> (any ChannelRecordings)?
     {
         run(of: channel, renditions: renditions, format: format, startedAt: startedAt)
@@ -103,7 +103,7 @@ public struct ChannelDestinations: ChannelOutputs {
 
     /// One run's recordings: on disk planned by the first recorder to need it (a folder of its
     /// own, or the one a killed run left unfinished), in object storage under the run's start time.
-    public func run(of channel: String, renditions: [String?], format: ContainerFormat, startedAt: Int64)
+    public func run(of channel: ChannelName, renditions: [String?], format: ContainerFormat, startedAt: Int64)
         -> Recordings?
     {
         guard record != nil || recordS3 != nil else { return nil }
@@ -136,7 +136,7 @@ public struct ChannelDestinations: ChannelOutputs {
             let address: String
         }
 
-        let channel: String
+        let channel: ChannelName
         /// The recording on disk, planned on first use.
         public let disk: RecordingDestination?
         let retention: RecordingRetention?

@@ -1,3 +1,4 @@
+import HLSModel
 import Runtime
 import Foundation
 import Logging
@@ -11,7 +12,7 @@ import UnixSignals
 /// instead of a network error. It lets go when no request came for `idle` seconds, after
 /// `limit` seconds at most, or at a second Ctrl-C.
 struct EndOfStreamGrace: Service {
-    let channel: String
+    let channel: ChannelName
     let viewers: ViewerRegistry
     let idle: Double
     let limit: Double

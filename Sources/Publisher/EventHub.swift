@@ -1,3 +1,4 @@
+import HLSModel
 import Foundation
 import Logging
 import Media
@@ -17,9 +18,9 @@ final class EventHub: Sendable {
     static let kept = 100
     private let state = Mutex(State())
     private let logger: Logger
-    private let channel: String
+    private let channel: ChannelName
 
-    init(channel: String, logger: Logger) {
+    init(channel: ChannelName, logger: Logger) {
         self.channel = channel
         self.logger = logger
     }
@@ -38,7 +39,8 @@ final class EventHub: Sendable {
             level: code.isProblem ? .warning : .notice, "\(message)",
             metadata: ["event": "\(code.rawValue)", "channel": "\(channel)"])
         for stream in streams { stream.yield(event) }
-        Counter(label: "onair_events_total", dimensions: [("channel", channel), ("code", code.rawValue)]).increment()
+        Counter(label: "onair_events_total", dimensions: [("channel", channel.text), ("code", code.rawValue)])
+            .increment()
     }
 
     var reporter: EventReporter { { [self] code, message in report(code, message) } }

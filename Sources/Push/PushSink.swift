@@ -40,7 +40,7 @@ public final class PushSink: PublicationSink {
     /// published in several, the one this sink sends, into a folder of that name; `writesIndex`: this
     /// sink sends the channel's multivariant playlist.
     public static func make(
-        _ destination: PushDestination, channel: String, rendition: String? = nil, writesIndex: Bool = true,
+        _ destination: PushDestination, channel: ChannelName, rendition: String? = nil, writesIndex: Bool = true,
         report: @escaping EventReporter
     ) -> PushSink? {
         let name = destination.description + (rendition.map { " (\($0))" } ?? "")
@@ -59,7 +59,7 @@ public final class PushSink: PublicationSink {
     }
 
     init(
-        store: any FileStore, destination: String, channel: String, sendsParts: Bool, folder: String? = nil,
+        store: any FileStore, destination: String, channel: ChannelName, sendsParts: Bool, folder: String? = nil,
         writesIndex: Bool = true, report: @escaping EventReporter
     ) {
         self.store = store
@@ -236,8 +236,8 @@ struct PushMetrics {
     let segmentLatency: Metrics.Timer
     let queueDepth: Recorder
 
-    init(channel: String, destination: String) {
-        let dimensions = [("channel", channel), ("destination", destination)]
+    init(channel: ChannelName, destination: String) {
+        let dimensions = [("channel", channel.text), ("destination", destination)]
         uploads = Metrics.Counter(label: "onair_push_uploads_total", dimensions: dimensions)
         bytes = Metrics.Counter(label: "onair_push_bytes_total", dimensions: dimensions)
         failures = Metrics.Counter(label: "onair_push_failures_total", dimensions: dimensions)

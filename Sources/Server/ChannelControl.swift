@@ -1,8 +1,9 @@
 public import Media
+public import HLSModel
 
 /// What the control API can do to a broadcast; the publisher implements it.
 public protocol ChannelControl: Sendable {
-    var channel: String { get }
+    var channel: ChannelName { get }
     var isPaused: Bool { get }
     /// Pauses; false when it already was.
     func pause() -> Bool

@@ -57,7 +57,7 @@ struct ChannelInfo: Codable, Equatable {
     var stats: ChannelStatistics?
 
     init(summary: ChannelSummary, paused: Bool = false, viewers: Int, nowMilliseconds: Int64) {
-        name = summary.name
+        name = summary.name.text
         state =
             switch summary.state {
             case .waiting: .waiting

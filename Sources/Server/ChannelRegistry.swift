@@ -1,4 +1,5 @@
 public import HLS
+public import HLSModel
 import Synchronization
 
 /// The channels this server hosts, by name, with their controls when it has them. Channels come and
@@ -14,7 +15,7 @@ public final class ChannelRegistry: Sendable {
         public var dvr: DVRFolder?
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = Mutex<[ChannelName: Entry]>([:])
 
     public init() {}
 
@@ -28,11 +29,11 @@ public final class ChannelRegistry: Sendable {
         }
     }
 
-    public func remove(named name: String) {
+    public func remove(named name: ChannelName) {
         _ = entries.withLock { $0.removeValue(forKey: name) }
     }
 
-    public func entry(named name: String) -> Entry? {
+    public func entry(named name: ChannelName) -> Entry? {
         entries.withLock { $0[name] }
     }
 

@@ -18,7 +18,7 @@ struct ControlRoutes {
         let api = router.group("/api/channels/:channel")
         api.get { request, context in
             let control = try authorize(request, context)
-            guard var info = channels(.host).first(where: { $0.name == control.channel }) else {
+            guard var info = channels(.host).first(where: { $0.name == control.channel.text }) else {
                 throw HTTPError(.notFound, message: "No such channel.")
             }
             info.stats = control.statistics()
@@ -59,7 +59,7 @@ struct ControlRoutes {
                 .unauthorized, headers: [.wwwAuthenticate: "Bearer realm=\"onair\""],
                 message: "This needs the control token: Authorization: Bearer <token>.")
         }
-        guard let control = registry.entry(named: try context.parameters.require("channel"))?.control else {
+        guard let control = registry.entry(named: try context.parameters.channel())?.control else {
             throw HTTPError(.notFound, message: "No such channel.")
         }
         return control
@@ -102,8 +102,8 @@ struct ControlRoutes {
     }
 
     /// One event in the text/event-stream format: its number as the id, its code as the event name.
-    static func serverSentEvent(_ event: BroadcastEvent, channel: String) -> [UInt8] {
-        let data = EventJSON(event: event, channel: channel).text
+    static func serverSentEvent(_ event: BroadcastEvent, channel: ChannelName) -> [UInt8] {
+        let data = EventJSON(event: event, channel: channel.text).text
         return Array("id: \(event.sequence)\nevent: \(event.code.rawValue)\ndata: \(data)\n\n".utf8)
     }
 }

@@ -54,10 +54,8 @@ struct LinkPreview {
 
 extension LinkPreview {
     /// Nil when the request's Host is missing or not plain.
-    init?(request: Request, scheme: String, channel: String, hasPicture: Bool) {
-        guard let host = request.head.authority, Self.isPlainHost(host),
-            ChannelName(channel) != nil
-        else { return nil }
+    init?(request: Request, scheme: String, channel: ChannelName, hasPicture: Bool) {
+        guard let host = request.head.authority, Self.isPlainHost(host) else { return nil }
         // A private channel's link carries its token; the picture needs the same one.
         let token = request.uri.queryParameters["token"].map(String.init).flatMap { token in
             token.utf8.allSatisfy { Self.isTokenByte($0) } && token.utf8.count <= 512 ? token : nil

@@ -32,18 +32,18 @@ struct LiveRoutes {
         }
         if !pathways.isEmpty {
             router.get("/steering/:channel") { _, context in
-                try steeringManifest(channel: context.parameters.require("channel"))
+                _ = try context.parameters.channel()
+                return try steeringManifest()
             }
         }
     }
 
     /// Where a channel's steering manifest is, as its multivariant playlist names it.
-    static func steeringPath(channel: String) -> String { "/steering/\(channel)" }
+    static func steeringPath(channel: ChannelName) -> String { "/steering/\(channel)" }
 
     /// The pathways in the order `--pathway` gave them, the same for every channel (so it tells a
     /// stranger nothing of which channels exist). Kept by caches for a second, as a playlist is.
-    private func steeringManifest(channel: String) throws -> Response {
-        guard ChannelName(channel) != nil else { throw HTTPError(.notFound, message: "No such channel.") }
+    private func steeringManifest() throws -> Response {
         let body = SteeringManifest.render(priority: pathways.map(\.id))
         return Response(
             status: .ok,
@@ -126,7 +126,7 @@ struct LiveRoutes {
         ]
         let gzip = !file.immutable && Self.acceptsGzip(request.headers[.acceptEncoding])
         // Variants of one file (a delta update, a session's playlist) are cached apart.
-        var key = channel.name + "/" + (live.rendition.map { $0 + "/" } ?? "") + live.file
+        var key = channel.name.text + "/" + (live.rendition.map { $0 + "/" } ?? "") + live.file
         if live.skip != nil { key += "?skip" }
         if let from = live.from { key += "?from=\(from)" }
         if let delay = live.delay { key += "?delay=\(delay)" }

@@ -35,7 +35,8 @@ struct RecordingRoutes {
             guard root != nil, RecordingPlan.isStartTime(try context.parameters.require("recording")) else {
                 throw HTTPError(.notFound, message: "No such recording.")
             }
-            return try files.page("replay.html", framing: .none, channel: context.parameters.require("channel"))
+            _ = try context.parameters.channel()
+            return try files.page("replay.html", framing: .none)
         }
         guard let root else { return }
         let recordingFiles = RecordingFiles(root: root)

@@ -50,22 +50,22 @@ public struct ServerConfiguration: Sendable, Equatable {
     }
 
     /// The playlist address of a channel (signed now, for a private channel).
-    public func playlistURL(channel: String) -> String {
+    public func playlistURL(channel: ChannelName) -> String {
         "\(scheme)://\(displayHost):\(port)/live/\(channel)/index.m3u8" + signedQuery(channel: channel)
     }
 
     /// The control API of a channel.
-    public func apiURL(channel: String) -> String {
+    public func apiURL(channel: ChannelName) -> String {
         "\(scheme)://\(displayHost):\(port)/api/channels/\(channel)"
     }
 
     /// The watch page of a channel (signed now, for a private channel).
-    public func watchURL(channel: String) -> String {
+    public func watchURL(channel: ChannelName) -> String {
         "\(scheme)://\(displayHost):\(port)/watch/\(channel)" + signedQuery(channel: channel)
     }
 
     /// `?token=…` as handed out now, for a private channel; empty otherwise.
-    private func signedQuery(channel: String) -> String {
+    private func signedQuery(channel: ChannelName) -> String {
         guard let viewerAccess else { return "" }
         return "?token=" + viewerAccess.token(channel: channel, now: Date().timeIntervalSince1970)
     }

@@ -1,3 +1,4 @@
+public import HLSModel
 import Synchronization
 
 /// Who is watching each channel: the distinct players that reloaded its playlist recently.
@@ -17,7 +18,7 @@ public final class ViewerRegistry: Sendable {
         var lastPruned = -Double.infinity
     }
 
-    private let channels = Mutex<[String: Channel]>([:])
+    private let channels = Mutex<[ChannelName: Channel]>([:])
 
     public init() {}
 
@@ -25,7 +26,7 @@ public final class ViewerRegistry: Sendable {
     /// in place (a copy of it per request made a flood of made-up players slow every request),
     /// and a full table is cleared of gone players at most once a window, so a flood of new
     /// names costs a sweep per window, not one per request.
-    public func playlistRequested(channel: String, by viewer: String, at now: Double, window: Double) {
+    public func playlistRequested(channel: ChannelName, by viewer: String, at now: Double, window: Double) {
         channels.withLock { channels in
             Self.note(viewer, at: now, window: window, in: &channels[channel, default: Channel()])
         }
@@ -44,7 +45,7 @@ public final class ViewerRegistry: Sendable {
     }
 
     /// Notes any other request of a channel's media (a segment, the init segment).
-    public func mediaRequested(channel: String, at now: Double) {
+    public func mediaRequested(channel: ChannelName, at now: Double) {
         channels.withLock { channels in
             if let last = channels[channel]?.lastRequest, last >= now { return }
             channels[channel, default: Channel()].lastRequest = now
@@ -52,14 +53,14 @@ public final class ViewerRegistry: Sendable {
     }
 
     /// The players that reloaded the channel's playlist within the last `window` seconds.
-    public func count(channel: String, at now: Double, window: Double) -> Int {
+    public func count(channel: ChannelName, at now: Double, window: Double) -> Int {
         channels.withLock { channels in
             channels[channel]?.lastSeen.values.count { now - $0 < window } ?? 0
         }
     }
 
     /// Seconds since any request of the channel's media, or nil if there was none.
-    public func idleTime(channel: String, at now: Double) -> Double? {
+    public func idleTime(channel: ChannelName, at now: Double) -> Double? {
         channels.withLock { channels in
             channels[channel].flatMap { $0.lastRequest.isFinite ? now - $0.lastRequest : nil }
         }

@@ -33,7 +33,7 @@ struct WebRoutes {
             .get("**") { _, _ -> Response in throw HTTPError(.notFound, message: "No such file.") }
         router.get("/") { _, _ in try files.page("index.html", framing: .none) }
         router.get("/watch/:channel") { request, context in
-            let channel = try context.parameters.require("channel")
+            let channel = try context.parameters.channel()
             // A private server's picture answers only the link's working token: without one, none is named.
             let now = Double(Date().timeIntervalSince1970)
             let mayShow =
@@ -43,13 +43,14 @@ struct WebRoutes {
                     } ?? false
                 } ?? true
             return try files.page(
-                "watch.html", framing: .none, channel: channel,
+                "watch.html", framing: .none,
                 head: LinkPreview(
                     request: request, scheme: scheme, channel: channel,
                     hasPicture: mayShow && registry.entry(named: channel)?.thumbnail?.isReady() == true)?.tags ?? "")
         }
         router.get("/embed/:channel") { _, context in
-            try files.page("embed.html", framing: .anySite, channel: context.parameters.require("channel"))
+            _ = try context.parameters.channel()
+            return try files.page("embed.html", framing: .anySite)
         }
         router.get("/api/channels") { request, _ in
             Response(

@@ -118,10 +118,16 @@ struct Publish: AsyncParsableCommand {
         }
     }
 
+    /// `--channel`, as `validate()` found it.
+    var channelName: ChannelName {
+        guard let name = ChannelName(channel) else { preconditionFailure("--channel is checked by validate()") }
+        return name
+    }
+
     /// The broadcast this command describes.
     var broadcastConfiguration: BroadcastConfiguration {
         var config = BroadcastConfiguration()
-        config.channel = channel
+        config.channel = channelName
         config.audio = sources.audio == "none" ? .none : .testTone
         let size = encoding.size ?? FrameSize(width: 1280, height: 720)
         config.width = size.width
@@ -258,7 +264,7 @@ struct Publish: AsyncParsableCommand {
         }
         return "control token in \(file.path): "
             + "curl -X POST -H \"Authorization: Bearer $(cat \(file.path))\" "
-            + "\(configuration.server.apiURL(channel: channel))/pause (or kill -USR1 \(getpid()); -USR2 resumes)"
+            + "\(configuration.server.apiURL(channel: channelName))/pause (or kill -USR1 \(getpid()); -USR2 resumes)"
     }
 
     /// `1 h`, `30 min`, `90 s`.
@@ -280,7 +286,7 @@ struct Publish: AsyncParsableCommand {
     func checkOutputFolder() throws {
         if let folder = output.hlsDir {
             do {
-                try DirectoryMirror.checkWritable(root: URL(fileURLWithPath: folder), channel: channel)
+                try DirectoryMirror.checkWritable(root: URL(fileURLWithPath: folder), channel: channelName)
             } catch {
                 throw UsageError(message: "--hls-dir \(folder) is not writable; choose a folder you can write to")
             }

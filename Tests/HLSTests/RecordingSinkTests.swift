@@ -55,7 +55,8 @@ import Testing
         }
         // Killed: no end. The next broadcast finds the EVENT playlist and goes on from it.
         let plan = RecordingPlan.plan(
-            root: folder.deletingLastPathComponent(), channel: folder.lastPathComponent, renditions: [nil],
+            root: folder.deletingLastPathComponent(), channel: ChannelName(folder.lastPathComponent)!,
+            renditions: [nil],
             format: .fmp4, startedAt: 0)
         #expect(plan.continuing.isEmpty, "a folder not named by a start time is not a recording")
         let left = try #require(

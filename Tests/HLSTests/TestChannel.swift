@@ -6,7 +6,7 @@ import HLSModel
 /// Unchecked: a test changes the timeline from one task; concurrent tasks only wait on the store.
 final class TestChannel: @unchecked Sendable {
     struct Configuration {
-        var channel: String
+        var channel: ChannelName
         var format: ContainerFormat
         var segmentDuration: Double
         var playlistSize: Int

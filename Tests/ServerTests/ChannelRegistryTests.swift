@@ -5,7 +5,7 @@ import Testing
 @testable import Server
 
 @Suite struct ChannelRegistryTests {
-    static func store(_ name: String) -> LiveStore {
+    static func store(_ name: ChannelName) -> LiveStore {
         LiveStore(
             timeline: Timeline(
                 configuration: .init(

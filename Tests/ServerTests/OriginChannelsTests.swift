@@ -48,7 +48,7 @@ import Testing
 
     @Test func theNumberOfChannelsIsBounded() throws {
         let origin = OriginChannels(settings: .init(maximum: 2), registry: ChannelRegistry())
-        for name in ["a", "b"] {
+        for name: ChannelName in ["a", "b"] {
             try origin.put(channel: name, file: .segment(0, .fmp4), bytes: [1], now: 0, wallMilliseconds: 0)
         }
         #expect(throws: IngestAssembler.Refusal.full("this origin hosts 2 channels already")) {
@@ -63,7 +63,7 @@ import Testing
         let origin = OriginChannels(
             settings: .init(publisherTimeout: 10, retention: 600, maximum: 2), registry: registry,
             changed: changes.add)
-        for (name, now) in [("a", 0.0), ("b", 1.0)] {
+        for (name, now) in [("a", 0.0), ("b", 1.0)] as [(ChannelName, Double)] {
             try origin.put(
                 channel: name, file: .initSegment(continuing: nil), bytes: [1], now: now, wallMilliseconds: 0)
             try origin.put(channel: name, file: .segment(0, .fmp4), bytes: [2], now: now, wallMilliseconds: 0)
@@ -122,7 +122,9 @@ import Testing
     }
 
     /// Pushes one rendition's init segment, first segment and playlist into its folder.
-    static func pushRendition(_ id: String, channel: String = "demo", into origin: OriginChannels, now: Double) throws {
+    static func pushRendition(_ id: String, channel: ChannelName = "demo", into origin: OriginChannels, now: Double)
+        throws
+    {
         for (file, bytes) in [
             (MediaFileName.initSegment(continuing: nil), [UInt8(1)]), (.segment(0, .fmp4), [2]),
             (.mediaPlaylist, playlist(segments: 1)),
@@ -285,14 +287,14 @@ final class OutputsLog: ChannelOutputs {
     var lasting: [String] { calls.withLock { $0.lasting } }
     var runs: [String] { calls.withLock { $0.runs } }
 
-    func rewindWindow(of channel: String) -> DVRFolder? { nil }
+    func rewindWindow(of channel: ChannelName) -> DVRFolder? { nil }
 
-    func lastingSinks(of channel: String, rendition: String?, writesIndex: Bool) -> [SinkRunner] {
+    func lastingSinks(of channel: ChannelName, rendition: String?, writesIndex: Bool) -> [SinkRunner] {
         calls.withLock { $0.lasting.append("\(channel) \(rendition ?? "nil")\(writesIndex ? " index" : "")") }
         return []
     }
 
-    func recordings(of channel: String, renditions: [String?], format: ContainerFormat, startedAt: Int64)
+    func recordings(of channel: ChannelName, renditions: [String?], format: ContainerFormat, startedAt: Int64)
         -> (any ChannelRecordings)?
     {
         calls.withLock { $0.runs.append("\(channel) [\(renditions.map { $0 ?? "nil" }.joined(separator: ", "))]") }
@@ -314,8 +316,8 @@ final class ChangeLog: Sendable {
     @Test func aTokensFileGivesEachChannelItsOwnAndNamesItsFirstBadLine() throws {
         let text = "# channel token\n\nalpha alpha-token-0123456789\nbeta\tbeta#token-0123456789\r\n"
         let tokens = try IngestTokens.parse(file: text)
-        let alpha = try #require(ChannelName("alpha"))
-        let beta = try #require(ChannelName("beta"))
+        let alpha: ChannelName = "alpha"
+        let beta: ChannelName = "beta"
         #expect(tokens == [alpha: "alpha-token-0123456789", beta: "beta#token-0123456789"])
         let rules = IngestTokens(byChannel: tokens)
         #expect(rules.allows(channel: "beta", authorization: "Bearer beta#token-0123456789"))

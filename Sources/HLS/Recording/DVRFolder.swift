@@ -1,4 +1,5 @@
 public import Foundation
+public import HLSModel
 
 /// Where a channel's rewind window (`--dvr`) lives on disk while the broadcast runs:
 /// `<root>/<channel>.<process id>/`, with a folder per rendition for a ladder, as the live files
@@ -32,7 +33,7 @@ public struct DVRFolder: Sendable {
     /// Makes this process's folder for `channel` under `root`, after removing the folders onair made
     /// for runs whose process is gone. Throws when the folder cannot be made, or is there already
     /// and not onair's.
-    public static func make(root: URL, channel: String, seconds: Double) throws -> DVRFolder {
+    public static func make(root: URL, channel: ChannelName, seconds: Double) throws -> DVRFolder {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         removeAbandoned(in: root, channel: channel)
         let window = ofThisProcess(root: root, channel: channel, seconds: seconds)
@@ -48,7 +49,7 @@ public struct DVRFolder: Sendable {
 
     /// This process's folder for `channel` under `root`, not made yet: an origin's channel makes it
     /// with its first segment, on the thread that writes it (``prepare()``).
-    public static func ofThisProcess(root: URL, channel: String, seconds: Double) -> DVRFolder {
+    public static func ofThisProcess(root: URL, channel: ChannelName, seconds: Double) -> DVRFolder {
         DVRFolder(url: root.appendingPathComponent("\(channel).\(getpid())"), seconds: seconds)
     }
 
@@ -66,11 +67,11 @@ public struct DVRFolder: Sendable {
 
     /// Removes the folders onair made under `root` for runs whose process is gone: `channel`'s, or
     /// every channel's.
-    public static func removeAbandoned(in root: URL, channel: String? = nil) {
+    public static func removeAbandoned(in root: URL, channel: ChannelName? = nil) {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [] {
             let folder = root.appendingPathComponent(name)
             let owner =
-                channel.map { ownerProcess(of: name, channel: $0) }
+                channel.map { ownerProcess(of: name, channel: $0.text) }
                 ?? name.lastIndex(of: ".").flatMap { ownerProcess(of: name, channel: String(name[..<$0])) }
             guard let owner, owner != getpid(), !isRunning(owner), isMarked(folder) else { continue }
             try? FileManager.default.removeItem(at: folder)

@@ -1,4 +1,4 @@
-import HLSModel
+public import HLSModel
 public import Foundation
 import Media
 import Synchronization
@@ -6,11 +6,11 @@ import Synchronization
 /// `--record-keep` / `--record-max-size`: how much of a channel's recordings to keep.
 public struct RecordingRetention: Sendable, Equatable {
     public var root: URL
-    public var channel: String
+    public var channel: ChannelName
     public var keep: Int?
     public var maxBytes: Int?
 
-    public init(root: URL, channel: String, keep: Int?, maxBytes: Int?) {
+    public init(root: URL, channel: ChannelName, keep: Int?, maxBytes: Int?) {
         self.root = root
         self.channel = channel
         self.keep = keep
@@ -57,13 +57,13 @@ public enum RecordingLibrary {
     }
 
     /// One recording as listed; nil when the folder holds none (yet).
-    static func entry(channel: String, folder: URL) -> RecordingEntry? {
+    static func entry(channel: ChannelName, folder: URL) -> RecordingEntry? {
         guard let tracks = try? RecordingTracks(recording: folder) else { return nil }
         let name = folder.lastPathComponent
         let base = "/recordings/\(channel)/\(name)/"
         let mp4 = fileSize(folder.appendingPathComponent(RecordingExport.fileName))
         return RecordingEntry(
-            channel: channel, name: name, startedAt: startTime(of: name),
+            channel: channel.text, name: name, startedAt: startTime(of: name),
             seconds: (tracks.picture.playlist.segments.reduce(0) { $0 + $1.duration } * 1000).rounded() / 1000,
             ended: tracks.picture.playlist.ended,
             playlist: base + MediaFileName.multivariantPlaylist.description,
@@ -71,8 +71,8 @@ public enum RecordingLibrary {
     }
 
     /// A channel's recording folders, oldest first.
-    public static func recordings(of channel: String, in root: URL) -> [URL] {
-        let folder = root.appendingPathComponent(channel)
+    public static func recordings(of channel: ChannelName, in root: URL) -> [URL] {
+        let folder = root.appendingPathComponent(channel.text)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.filter(RecordingPlan.isStartTime).sorted().map { folder.appendingPathComponent($0) }
     }
@@ -82,7 +82,7 @@ public enum RecordingLibrary {
     /// recordings are counted and removed, and of them only the files onair writes: a folder left
     /// holding anything else stays, unmarked. Returns what it removed.
     @discardableResult
-    static func prune(root: URL, channel: String, keep: Int?, maxBytes: Int?, sparing: URL) -> [(
+    static func prune(root: URL, channel: ChannelName, keep: Int?, maxBytes: Int?, sparing: URL) -> [(
         folder: URL, bytes: Int
     )] {
         var folders = recordings(of: channel, in: root).filter { isPlainFile($0.appendingPathComponent(mark)) }
@@ -196,7 +196,7 @@ public final class RecordingCatalog: Sendable {
         var entries: [RecordingEntry] = []
         var seen: [String: (stamp: [Int], entry: RecordingEntry?)] = [:]
         let before = known.withLock { $0 }
-        for channel in channels where ChannelName(channel) != nil {
+        for channel in channels.compactMap(ChannelName.init) {
             for folder in RecordingLibrary.recordings(of: channel, in: root) {
                 let stamp = Self.stamp(of: folder)
                 let entry: RecordingEntry?

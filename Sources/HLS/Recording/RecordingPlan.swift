@@ -20,9 +20,9 @@ public struct RecordingPlan: Sendable {
 
     /// `renditions`: the rendition folders (nil for one rendition); `startedAt`: wall milliseconds.
     public static func plan(
-        root: URL, channel: String, renditions: [String?], format: ContainerFormat, startedAt: Int64
+        root: URL, channel: ChannelName, renditions: [String?], format: ContainerFormat, startedAt: Int64
     ) -> RecordingPlan {
-        let channelFolder = root.appendingPathComponent(channel)
+        let channelFolder = root.appendingPathComponent(channel.text)
         let names =
             (try? FileManager.default.contentsOfDirectory(atPath: channelFolder.path))?
             .filter { isStartTime($0) }.sorted() ?? []

@@ -7,16 +7,16 @@ public import HLSModel
 /// network: each sink does that on its runner's thread, the only one that ever uses it.
 public protocol ChannelOutputs: Sendable {
     /// The channel's rewind window, when it keeps one: where the server reads `dvr.m3u8` from.
-    func rewindWindow(of channel: String) -> DVRFolder?
+    func rewindWindow(of channel: ChannelName) -> DVRFolder?
 
     /// Starts the sinks that follow one rendition (`nil`: the channel's only one) for as long as
     /// the channel is there, across its runs: its push destinations and its rewind window.
     /// `writesIndex`: this rendition's sinks write the channel's multivariant playlist.
-    func lastingSinks(of channel: String, rendition: String?, writesIndex: Bool) -> [SinkRunner]
+    func lastingSinks(of channel: ChannelName, rendition: String?, writesIndex: Bool) -> [SinkRunner]
 
     /// One run's recordings, from its first segment to its end (nil when the channel is not
     /// recorded). `renditions`: the folders of a ladder, largest first, or `[nil]`.
-    func recordings(of channel: String, renditions: [String?], format: ContainerFormat, startedAt: Int64)
+    func recordings(of channel: ChannelName, renditions: [String?], format: ContainerFormat, startedAt: Int64)
         -> (any ChannelRecordings)?
 }
 

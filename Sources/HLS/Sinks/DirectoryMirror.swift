@@ -45,7 +45,7 @@ public final class DirectoryMirror: PublicationSink {
     /// `rendition`: for a channel published in several, the folder of the one this mirror writes;
     /// `writesIndex`: this one writes the channel's multivariant playlist (the largest rendition's does).
     public init(
-        root: URL, channel: String, rendition: String? = nil, writesIndex: Bool = true,
+        root: URL, channel: ChannelName, rendition: String? = nil, writesIndex: Bool = true,
         earlier: Timeline.PreviousRun? = nil, report: @escaping EventReporter
     ) {
         folder = Self.folder(root: root, channel: channel, rendition: rendition)
@@ -57,7 +57,7 @@ public final class DirectoryMirror: PublicationSink {
 
     /// Creates the channel's folder and checks it can be written: before a broadcast starts, so a
     /// folder that cannot be used is one line at the command, not an event later.
-    public static func checkWritable(root: URL, channel: String) throws {
+    public static func checkWritable(root: URL, channel: ChannelName) throws {
         let folder = folder(root: root, channel: channel)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let probe = folder.appendingPathComponent(".onair-write-test")
@@ -65,14 +65,14 @@ public final class DirectoryMirror: PublicationSink {
         try FileManager.default.removeItem(at: probe)
     }
 
-    static func folder(root: URL, channel: String, rendition: String? = nil) -> URL {
-        let channelFolder = root.appendingPathComponent("live").appendingPathComponent(channel)
+    static func folder(root: URL, channel: ChannelName, rendition: String? = nil) -> URL {
+        let channelFolder = root.appendingPathComponent("live").appendingPathComponent(channel.text)
         return rendition.map { channelFolder.appendingPathComponent($0) } ?? channelFolder
     }
 
     /// What an earlier run left in the channel's (or its rendition's) folder, if its playlist is
     /// there and readable.
-    public static func previousRun(root: URL, channel: String, rendition: String? = nil) -> Timeline.PreviousRun? {
+    public static func previousRun(root: URL, channel: ChannelName, rendition: String? = nil) -> Timeline.PreviousRun? {
         let folder = folder(root: root, channel: channel, rendition: rendition)
         guard let playlist = readPlaylist(in: folder) else { return nil }
         var files: [String: [UInt8]] = [:]

@@ -3,7 +3,7 @@ public import HLSModel
 /// What the HTTP server reads of a channel: files by request, figures for the pages. How files are
 /// named, numbered and held stays behind it.
 public protocol LiveChannel: AnyObject, Sendable {
-    var name: String { get }
+    var name: ChannelName { get }
     func summary() -> ChannelSummary
     /// How long a player counts as watching after its last playlist reload.
     var viewerWindow: Double { get }

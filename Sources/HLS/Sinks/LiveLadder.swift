@@ -6,7 +6,7 @@ public import HLSModel
 public final class LiveLadder: LiveChannel {
     /// Largest first.
     public let stores: [LiveStore]
-    public let name: String
+    public let name: ChannelName
 
     /// `stores`: the renditions' stores, largest first, all of one channel.
     public init(stores: [LiveStore]) {

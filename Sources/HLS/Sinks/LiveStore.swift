@@ -18,7 +18,7 @@ public final class LiveStore: PublicationSink, LiveChannel {
         var ladder: LadderView?
     }
 
-    public let name: String
+    public let name: ChannelName
     public var destination: String { "the live store of channel \(name)" }
     /// Wall time of the start, milliseconds since 1970.
     public let startedAt: Int64

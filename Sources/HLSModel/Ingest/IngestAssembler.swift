@@ -61,7 +61,7 @@ public struct IngestAssembler: Sendable {
         var partsTaken: Int
     }
 
-    public let channel: String
+    public let channel: ChannelName
     /// Which of the channel's renditions this is: its folder in a ladder.
     public let renditionID: String
     public let playlistSize: Int
@@ -81,7 +81,7 @@ public struct IngestAssembler: Sendable {
     private var audioChannels: Int?
 
     public init(
-        channel: String, rendition: String = Rendition.singleID, playlistSize: Int = 6, limits: Limits = Limits()
+        channel: ChannelName, rendition: String = Rendition.singleID, playlistSize: Int = 6, limits: Limits = Limits()
     ) {
         self.channel = channel
         renditionID = rendition

@@ -9,7 +9,7 @@ public enum ChannelState: String, Sendable, Codable {
 
 /// What the web pages, the API and the status line show of a channel.
 public struct ChannelSummary: Sendable, Equatable {
-    public var name: String
+    public var name: ChannelName
     public var state: ChannelState
     /// Wall time of the start, milliseconds since 1970.
     public var startedAt: Int64
@@ -43,7 +43,7 @@ public struct ChannelSummary: Sendable, Equatable {
     }
 
     public init(
-        name: String, state: ChannelState, startedAt: Int64, width: Int, height: Int, fps: Int,
+        name: ChannelName, state: ChannelState, startedAt: Int64, width: Int, height: Int, fps: Int,
         format: ContainerFormat, videoBitrate: Int, audioBitrate: Int, measuredBitrate: Int, segments: Int
     ) {
         self.name = name

@@ -33,7 +33,7 @@ public struct LiveRequest: Sendable, Equatable {
         case v2
     }
 
-    public var channel: String
+    public var channel: ChannelName
     /// The rendition's folder, for a channel published in several (`/live/<channel>/<rendition>/<file>`).
     public var rendition: String?
     public var file: String
@@ -55,7 +55,7 @@ public struct LiveRequest: Sendable, Equatable {
     public static func parse(
         channel: String, rendition: String? = nil, file: String, query: String?
     ) throws(Problem) -> LiveRequest {
-        guard ChannelName(channel) != nil, isToken(file, limit: 128, dots: true), !file.hasPrefix("."),
+        guard let channel = ChannelName(channel), isToken(file, limit: 128, dots: true), !file.hasPrefix("."),
             rendition.map(isRenditionName) ?? true
         else { throw .notFound }
         var request = LiveRequest(channel: channel, file: file)
@@ -93,7 +93,7 @@ public struct LiveRequest: Sendable, Equatable {
         return request
     }
 
-    private init(channel: String, file: String) {
+    private init(channel: ChannelName, file: String) {
         self.channel = channel
         self.file = file
     }

@@ -6,7 +6,7 @@
 /// Pure: no clock, no I/O, no lock. Copies are cheap (the bytes are shared, not copied).
 public struct Timeline: Sendable {
     public struct Configuration: Sendable, Equatable {
-        public var channel: String
+        public var channel: ChannelName
         public var rendition: Rendition
         public var format: ContainerFormat
         public var segmentDuration: Double
@@ -16,7 +16,7 @@ public struct Timeline: Sendable {
         public var partDuration: Double?
 
         public init(
-            channel: String, rendition: Rendition, format: ContainerFormat, segmentDuration: Double,
+            channel: ChannelName, rendition: Rendition, format: ContainerFormat, segmentDuration: Double,
             playlistSize: Int, partDuration: Double? = nil
         ) {
             self.channel = channel
@@ -113,7 +113,7 @@ public struct Timeline: Sendable {
             configuration.format.hasInitSegment ? .initSegment(continuing: nextSequence > 0 ? nextSequence : nil) : nil
     }
 
-    public var channel: String { configuration.channel }
+    public var channel: ChannelName { configuration.channel }
     public var rendition: Rendition { configuration.rendition }
     public var isLowLatency: Bool { configuration.partDuration != nil }
 
@@ -338,7 +338,7 @@ public struct Publication: Sendable {
         self.ladder = ladder
     }
 
-    public var channel: String { timeline.channel }
+    public var channel: ChannelName { timeline.channel }
     public var rendition: String { timeline.rendition.id }
 
     /// One change made of several: `later`'s timeline, after this one's events and its own. A

@@ -1,3 +1,4 @@
+public import HLSModel
 import Runtime
 internal import CFFmpeg
 import Foundation
@@ -19,7 +20,7 @@ public final class PacketPusher: PacketSink {
     private let abort: Flag
 
     /// Starts the sender's thread. `streams`: the tracks, as the encoders describe them.
-    public init(link: PacketLink, channel: String, streams: [StreamDescription], report: @escaping EventReporter) {
+    public init(link: PacketLink, channel: ChannelName, streams: [StreamDescription], report: @escaping EventReporter) {
         let destination = link.description
         self.destination = destination
         let status = PushStatus(destination: destination)
@@ -29,7 +30,7 @@ public final class PacketPusher: PacketSink {
         self.queue = queue
         let abort = Flag()
         self.abort = abort
-        let dimensions = [("channel", channel), ("destination", destination)]
+        let dimensions = [("channel", channel.text), ("destination", destination)]
         let connection = PacketConnection(
             link: link, streams: streams, queue: queue, abort: abort,
             status: status, report: report,

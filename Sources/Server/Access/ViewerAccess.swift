@@ -1,3 +1,4 @@
+public import HLSModel
 import Crypto
 import Foundation
 
@@ -24,19 +25,19 @@ public struct ViewerAccess: Sendable, Equatable {
     }
 
     /// The token handed out at `now` (Unix seconds) for `channel`.
-    public func token(channel: String, now: Double) -> String {
+    public func token(channel: ChannelName, now: Double) -> String {
         let period = Int((now / Double(lifetime)).rounded(.down))
         return token(channel: channel, expires: (period + 2) * lifetime)
     }
 
     /// The token for `channel` that stops working at `expires` (Unix seconds).
-    public func token(channel: String, expires: Int) -> String {
+    public func token(channel: ChannelName, expires: Int) -> String {
         "\(expires)." + Self.base64URL(signature(channel: channel, expires: expires))
     }
 
     /// Seconds the token has left for `channel` at `now`, nil when it is not valid: malformed,
     /// signed for another channel or with another secret, or expired.
-    public func secondsLeft(token: String, channel: String, now: Double) -> Int? {
+    public func secondsLeft(token: String, channel: ChannelName, now: Double) -> Int? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, (1...12).contains(parts[0].utf8.count),
             parts[0].utf8.allSatisfy({ (48...57).contains($0) }),
@@ -59,7 +60,7 @@ public struct ViewerAccess: Sendable, Equatable {
 
     /// The channel's token as a link may carry it: a fresh one for the host, the one a viewer
     /// gave while it works, nil otherwise.
-    func linkToken(channel: String, grant: LinkGrant, now: Double) -> String? {
+    func linkToken(channel: ChannelName, grant: LinkGrant, now: Double) -> String? {
         switch grant {
         case .host: token(channel: channel, now: now)
         case .token(let given): secondsLeft(token: given, channel: channel, now: now) == nil ? nil : given
@@ -75,11 +76,11 @@ public struct ViewerAccess: Sendable, Equatable {
     /// Made on use: CryptoKit's key type is not Sendable, and an HMAC key costs nothing to make.
     private var key: SymmetricKey { SymmetricKey(data: Array(secret.utf8)) }
 
-    private func signature(channel: String, expires: Int) -> [UInt8] {
+    private func signature(channel: ChannelName, expires: Int) -> [UInt8] {
         Array(HMAC<SHA256>.authenticationCode(for: Self.message(channel: channel, expires: expires), using: key))
     }
 
-    private static func message(channel: String, expires: Int) -> [UInt8] {
+    private static func message(channel: ChannelName, expires: Int) -> [UInt8] {
         Array("onair-viewer:\(channel):\(expires)".utf8)
     }
 

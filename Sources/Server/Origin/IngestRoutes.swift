@@ -61,18 +61,19 @@ struct IngestRoutes {
 
     /// The channel, rendition folder and file a request names, once its token is checked.
     private func target(_ request: Request, context: ServerContext) throws -> (
-        channel: String, rendition: String?, file: MediaFileName
+        channel: ChannelName, rendition: String?, file: MediaFileName
     ) {
         let channel = try context.parameters.require("channel")
+        let name = ChannelName(channel)
         let inner = context.parameters.get("inner")
         let rendition = inner == nil ? nil : try context.parameters.require("file")
         let text = try inner ?? context.parameters.require("file")
-        guard tokens.allows(channel: channel, authorization: request.headers[.authorization]) else {
+        guard tokens.allows(channel: name, authorization: request.headers[.authorization]) else {
             throw HTTPError(
                 .unauthorized, headers: [.wwwAuthenticate: "Bearer"],
                 message: "Pushing to channel \(channel) needs its ingest token: Authorization: Bearer <token>.")
         }
-        guard ChannelName(channel) != nil, rendition.map(LiveRequest.isRenditionName) ?? true,
+        guard let name, rendition.map(LiveRequest.isRenditionName) ?? true,
             let file = MediaFileName(text), rendition == nil || file != .multivariantPlaylist
         else {
             throw HTTPError(
@@ -81,6 +82,6 @@ struct IngestRoutes {
                     "\(rendition.map { $0 + "/" } ?? "")\(text) is not a file name of this server (index.m3u8, and media.m3u8, init.mp4, segN.m4s, partN.I.m4s, segN.ts at the channel's top or in a rendition's folder)."
             )
         }
-        return (channel, rendition, file)
+        return (name, rendition, file)
     }
 }

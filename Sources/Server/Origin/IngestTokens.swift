@@ -13,9 +13,10 @@ public struct IngestTokens: Sendable, Equatable {
     public var isEmpty: Bool { everyChannel == nil && byChannel.isEmpty }
 
     /// True when `authorization` is `Bearer <token>` with the channel's token or the common one.
-    func allows(channel: String, authorization: String?) -> Bool {
+    func allows(channel: ChannelName?, authorization: String?) -> Bool {
         // Both compared, so the time taken does not say which exists.
-        let own = ChannelName(channel).flatMap { byChannel[$0] }.map { ControlRoutes.bearerMatches(authorization, token: $0) } ?? false
+        let own =
+            channel.flatMap { byChannel[$0] }.map { ControlRoutes.bearerMatches(authorization, token: $0) } ?? false
         let common = everyChannel.map { ControlRoutes.bearerMatches(authorization, token: $0) } ?? false
         return own || common
     }

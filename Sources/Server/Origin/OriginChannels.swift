@@ -54,13 +54,13 @@ public final class OriginChannels: Sendable {
 
     /// What happened to a channel, for the log.
     public enum Change: Sendable, Equatable {
-        case live(String)
-        case ended(String, silentFor: Double)
-        case removed(String)
+        case live(ChannelName)
+        case ended(ChannelName, silentFor: Double)
+        case removed(ChannelName)
         /// An ended channel let go before its retention, to make room for a new one.
-        case evicted(String)
+        case evicted(ChannelName)
         /// A second publisher refused while the channel's own pushes on.
-        case refused(String, reason: String)
+        case refused(ChannelName, reason: String)
     }
 
     /// The renditions one channel may be pushed in.
@@ -120,7 +120,7 @@ public final class OriginChannels: Sendable {
 
     public let settings: Settings
     let registry: ChannelRegistry
-    private let slots = Mutex<[String: Slot]>([:])
+    private let slots = Mutex<[ChannelName: Slot]>([:])
     /// Bytes every channel holds together, as each last counted.
     private let heldTotal = Atomic<Int>(0)
     private let changed: @Sendable (Change) -> Void
@@ -140,7 +140,7 @@ public final class OriginChannels: Sendable {
     /// Takes a pushed file: `rendition` is its folder for a ladder's rendition, nil at the channel's
     /// top. Publications go to the channel's stores before this returns, in order.
     func put(
-        channel name: String, rendition: String? = nil, file: MediaFileName, bytes: [UInt8], now: Double,
+        channel name: ChannelName, rendition: String? = nil, file: MediaFileName, bytes: [UInt8], now: Double,
         wallMilliseconds: Int64
     ) throws(IngestAssembler.Refusal) {
         var finished: [SinkRunner] = []
@@ -178,8 +178,8 @@ public final class OriginChannels: Sendable {
     }
 
     /// The channel's slot, made when it is new: an ended channel makes room when the origin is full.
-    private func slot(named name: String, now: Double) throws(IngestAssembler.Refusal) -> Slot {
-        var evicted: String?
+    private func slot(named name: ChannelName, now: Double) throws(IngestAssembler.Refusal) -> Slot {
+        var evicted: ChannelName?
         let slot = try slots.withLock { slots throws(IngestAssembler.Refusal) -> Slot in
             if let slot = slots[name] { return slot }
             if slots.count >= settings.maximum {
@@ -210,7 +210,9 @@ public final class OriginChannels: Sendable {
 
     /// Takes a channel out, unless it was pushed to after `unlessPushedAfter` (a push that came
     /// between the sweep's look and now keeps it): pushes that reach it later look it up again.
-    private func remove(_ name: String, from slots: inout [String: Slot], unlessPushedAfter seen: Double? = nil) {
+    private func remove(
+        _ name: ChannelName, from slots: inout [ChannelName: Slot], unlessPushedAfter seen: Double? = nil
+    ) {
         guard let slot = slots[name] else { return }
         let removed = slot.state.withLock { channel in
             if let seen, channel.lastPush > seen { return false }
@@ -234,7 +236,7 @@ public final class OriginChannels: Sendable {
 
     /// One pushed file into the channel: its multivariant playlist, or a rendition's file.
     private func take(
-        _ file: MediaFileName, bytes: [UInt8], into channel: inout Channel, name: String, rendition: String?,
+        _ file: MediaFileName, bytes: [UInt8], into channel: inout Channel, name: ChannelName, rendition: String?,
         wall: Int64, finished: inout [SinkRunner]
     ) throws(IngestAssembler.Refusal) {
         if rendition == nil, file == .multivariantPlaylist {
@@ -273,7 +275,7 @@ public final class OriginChannels: Sendable {
     }
 
     /// Refuses a media file the channel's budget, or the origin's, has no room for (HTTP 507).
-    private func checkRoom(for incoming: Int, in channel: Channel, name: String) throws(IngestAssembler.Refusal) {
+    private func checkRoom(for incoming: Int, in channel: Channel, name: ChannelName) throws(IngestAssembler.Refusal) {
         func megabytes(_ bytes: Int) -> String { String(fixed: Double(bytes) / 1e6, decimals: 1) + " MB" }
         guard channel.bytes + incoming <= settings.channelMemory else {
             throw .full(
@@ -288,7 +290,7 @@ public final class OriginChannels: Sendable {
     }
 
     /// Forgets a file the publisher deleted.
-    func delete(channel name: String, rendition: String? = nil, file: MediaFileName, now: Double) {
+    func delete(channel name: ChannelName, rendition: String? = nil, file: MediaFileName, now: Double) {
         guard let slot = slots.withLock({ $0[name] }) else { return }
         slot.state.withLock { channel in
             guard !channel.removed else { return }
@@ -300,7 +302,7 @@ public final class OriginChannels: Sendable {
 
     /// Reads a pushed multivariant playlist: one rendition at the channel's top, or a ladder whose
     /// renditions are folders (`720p/media.m3u8`), largest first.
-    private func describe(_ channel: inout Channel, name: String, playlist bytes: [UInt8])
+    private func describe(_ channel: inout Channel, name: ChannelName, playlist bytes: [UInt8])
         throws(IngestAssembler.Refusal)
     {
         guard let playlist = MultivariantPlaylist.parse(String(decoding: bytes, as: UTF8.self)) else {
@@ -381,7 +383,9 @@ public final class OriginChannels: Sendable {
 
     /// Lets go of every rendition but `keeping`, refusing while one of them is still live (a publisher
     /// cannot change a channel's shape under its viewers).
-    private func make(room channel: inout Channel, name: String, keeping: [String?]) throws(IngestAssembler.Refusal) {
+    private func make(room channel: inout Channel, name: ChannelName, keeping: [String?]) throws(IngestAssembler
+        .Refusal)
+    {
         let leaving = channel.feeds.keys.filter { !keeping.contains($0) }
         guard !leaving.contains(where: { channel.feeds[$0]?.isLive == true }) else {
             throw .conflict("channel \(name) is live with other renditions; stop its publisher first")
@@ -409,7 +413,7 @@ public final class OriginChannels: Sendable {
         defer { Self.finish(finished) }
         let wall = Int64(Date().timeIntervalSince1970 * 1000)
         var changes: [Change] = []
-        var leaving: [(name: String, lastPush: Double, ended: Bool)] = []
+        var leaving: [(name: ChannelName, lastPush: Double, ended: Bool)] = []
         for (name, slot) in slots.withLock({ $0 }) {
             slot.state.withLock { channel in
                 guard !channel.removed else { return }
@@ -455,7 +459,7 @@ public final class OriginChannels: Sendable {
     /// disk), ended with the run. The recorders whose run ended go to `finished`, to be finished
     /// outside the lock.
     private func send(
-        _ publication: Publication, to feed: inout Feed, key: String?, of channel: inout Channel, name: String,
+        _ publication: Publication, to feed: inout Feed, key: String?, of channel: inout Channel, name: ChannelName,
         now: Int64, finished: inout [SinkRunner]
     ) {
         feed.store?.receive(publication)
