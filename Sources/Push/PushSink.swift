@@ -28,7 +28,7 @@ public final class PushSink: PublicationSink {
     /// Sends the channel's multivariant playlist (one rendition's sink does).
     private let writesIndex: Bool
     // Used by the runner's thread only.
-    private var progress: PushProgress?
+    private var plan: DestinationPlan?
     private var failure: StoreFailure?
     private var gapsThisEpisode = 0
     private var retryAfterRefusal = 0.0
@@ -74,8 +74,8 @@ public final class PushSink: PublicationSink {
 
     public func receive(_ publication: Publication, backlog: SinkBacklog) {
         let timeline = publication.timeline
-        if progress == nil {
-            progress = PushProgress(sendsParts: sendsPartsWhenLowLatency && timeline.isLowLatency)
+        if plan == nil {
+            plan = DestinationPlan(sendsParts: sendsPartsWhenLowLatency && timeline.isLowLatency)
         }
         metrics.queueDepth.record(backlog.waiting)
         var delay = 0.25
@@ -117,17 +117,17 @@ public final class PushSink: PublicationSink {
     private func synchronize(
         with timeline: Timeline, ladder: LadderView?
     ) -> (stopped: StoreFailure?, givenUp: StoreFailure?) {
-        guard var progress else { return (nil, nil) }
-        defer { self.progress = progress }
-        progress.forgetGaps(leaving: timeline)
+        guard var plan else { return (nil, nil) }
+        defer { self.plan = plan }
+        plan.forgetGaps(leaving: timeline)
         var givenUp: StoreFailure?
-        for name in progress.missing(in: timeline) {
+        for name in plan.missing(in: timeline) {
             guard let bytes = timeline.bytes(of: name) else { continue }
-            progress.attempted.insert(name)
+            plan.attempted.insert(name)
             do {
                 try put(name, bytes: bytes, timeout: Self.mediaTimeout(timeline.configuration.segmentDuration))
-                progress.stored.insert(name)
-                progress.attempted.remove(name)
+                plan.stored.insert(name)
+                plan.attempted.remove(name)
                 if case .segment(let sequence, _) = name,
                     let segment = timeline.segments.first(where: { $0.sequence == sequence })
                 {
@@ -138,39 +138,39 @@ public final class PushSink: PublicationSink {
             } catch {
                 guard case .segment(let sequence, _) = name,
                     let segment = timeline.segments.first(where: { $0.sequence == sequence }),
-                    PushProgress.isLate(segment, nowMilliseconds: Int64(Date().timeIntervalSince1970 * 1000))
+                    DestinationPlan.isLate(segment, nowMilliseconds: Int64(Date().timeIntervalSince1970 * 1000))
                 else { return (error, givenUp) }
                 // Too late to matter: players of the destination skip it.
                 givenUp = error
-                progress.gaps.insert(sequence)
+                plan.gaps.insert(sequence)
                 gapsThisEpisode += 1
                 status.segmentGivenUp()
             }
         }
         let listed = timeline.segments.contains(where: \.isListed)
-        guard listed || timeline.ended, progress.canList(timeline) else { return (nil, givenUp) }
+        guard listed || timeline.ended, plan.canList(timeline) else { return (nil, givenUp) }
         var playlists: [(MediaFileName, [UInt8])] = [
-            (.mediaPlaylist, Array(progress.playlist(for: timeline).render().utf8))
+            (.mediaPlaylist, Array(plan.playlist(for: timeline).render().utf8))
         ]
         if writesIndex, ladder?.isComplete ?? true {
             let index = ladder?.multivariantPlaylist ?? MultivariantPlaylist(renditions: [timeline])
             playlists.append((.multivariantPlaylist, Array(index.render().utf8)))
         }
-        for (name, bytes) in playlists where progress.playlists[name] != bytes {
+        for (name, bytes) in playlists where plan.playlists[name] != bytes {
             do {
                 try put(name, bytes: bytes, timeout: 5)
-                progress.playlists[name] = bytes
+                plan.playlists[name] = bytes
             } catch {
                 // An origin that restarted lost what it held: everything the playlist names goes again.
-                if case .status(424, _) = error { progress.destinationLostFiles() }
+                if case .status(424, _) = error { plan.destinationLostFiles() }
                 return (error, givenUp)
             }
         }
-        for name in progress.removable(in: timeline) {
+        for name in plan.removable(in: timeline) {
             do {
                 try store.delete(folder + name.description, timeout: 5)
-                progress.stored.remove(name)
-                progress.attempted.remove(name)
+                plan.stored.remove(name)
+                plan.attempted.remove(name)
             } catch {
                 // Left for the next pass: a file out of every playlist harms nobody meanwhile.
                 metrics.failures.increment()

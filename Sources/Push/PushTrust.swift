@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import Synchronization
 
 /// Whom the push destinations' TLS trusts (`--push-ca FILE`): the system's certificate authorities,

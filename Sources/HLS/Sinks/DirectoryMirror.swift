@@ -1,5 +1,5 @@
 public import HLSModel
-public import Runtime
+import Runtime
 public import Foundation
 public import Media
 
@@ -25,11 +25,9 @@ public final class DirectoryMirror: PublicationSink {
     private let store: DiskStore
     private let indexStore: DiskStore?
     private let report: EventReporter
-    // Used by the runner's thread only.
-    /// What this folder holds that this program wrote.
-    private var written: Set<MediaFileName> = []
-    /// The playlists as last written.
-    private var playlists: [MediaFileName: [UInt8]] = [:]
+    /// What this folder holds that this program wrote, and what it needs next: the plan every live
+    /// mirror of a channel follows (whole segments only: a folder is read by players that poll).
+    private var plan = DestinationPlan(sendsParts: false)
     /// The newest segment written: a segment between it and the first one still listed was skipped.
     private var newestWritten: Int?
     private var failing = false
@@ -52,7 +50,7 @@ public final class DirectoryMirror: PublicationSink {
         store = DiskStore(root: folder)
         indexStore = writesIndex ? DiskStore(root: Self.folder(root: root, channel: channel)) : nil
         self.report = report
-        written = Set(earlier?.files.keys.compactMap(MediaFileName.init) ?? [])
+        plan.stored = Set(earlier?.files.keys.compactMap(MediaFileName.init) ?? [])
     }
 
     /// Creates the channel's folder and checks it can be written: before a broadcast starts, so a
@@ -104,8 +102,8 @@ public final class DirectoryMirror: PublicationSink {
         do {
             if failing {
                 // What failed may have been lost with the folder: trust only what is there.
-                written = written.filter { isPlainFile(folder.appendingPathComponent($0.description)) }
-                playlists.removeAll()
+                plan.stored = plan.stored.filter { isPlainFile(folder.appendingPathComponent($0.description)) }
+                plan.playlists.removeAll()
             }
             if !made {
                 try store.makeFolder()
@@ -154,42 +152,35 @@ public final class DirectoryMirror: PublicationSink {
     /// Brings the folder up to `timeline`; returns how many segments left the playlist before they
     /// could be written.
     private func synchronize(with timeline: Timeline, ladder: LadderView?) throws -> Int {
-        let listed = timeline.segments.filter(\.isListed)
-        for (name, bytes) in timeline.initSegments.sorted(by: { $0.key < $1.key }) where !written.contains(name) {
-            try write(bytes, as: name)
-        }
         var skipped = 0
-        for segment in listed where !written.contains(segment.name) {
-            if let newest = newestWritten, segment.sequence > newest + 1, segment.sequence >= timeline.firstSequence {
-                skipped += segment.sequence - max(newest + 1, timeline.firstSequence)
+        for name in plan.missing(in: timeline) {
+            guard let bytes = timeline.bytes(of: name) else { continue }
+            try store.put(name.description, bytes: bytes)
+            plan.stored.insert(name)
+            guard case .segment(let sequence, _) = name else { continue }
+            if let newest = newestWritten, sequence > newest + 1, sequence >= timeline.firstSequence {
+                skipped += sequence - max(newest + 1, timeline.firstSequence)
             }
-            try write(segment.bytes, as: segment.name)
-            newestWritten = max(newestWritten ?? segment.sequence, segment.sequence)
+            newestWritten = max(newestWritten ?? sequence, sequence)
         }
         // No playlist before there is a segment to name.
-        if !listed.isEmpty || timeline.ended {
-            try writePlaylist(Array(timeline.wholeSegmentPlaylist().render().utf8), as: .mediaPlaylist, in: store)
+        if timeline.segments.contains(where: \.isListed) || timeline.ended {
+            try writePlaylist(Array(plan.playlist(for: timeline).render().utf8), as: .mediaPlaylist, in: store)
             if let indexStore, ladder?.isComplete ?? true {
                 let index = ladder?.multivariantPlaylist ?? MultivariantPlaylist(renditions: [timeline])
                 try writePlaylist(Array(index.render().utf8), as: .multivariantPlaylist, in: indexStore)
             }
         }
-        let held = Set(timeline.initSegments.keys).union(timeline.segments.map(\.name))
-        for name in written.subtracting(held) where !name.isPlaylist {
-            if (try? store.delete(name.description)) != nil { written.remove(name) }
+        for name in plan.removable(in: timeline) where (try? store.delete(name.description)) != nil {
+            plan.stored.remove(name)
         }
         return skipped
     }
 
     private func writePlaylist(_ bytes: [UInt8], as name: MediaFileName, in store: DiskStore) throws(StoreFailure) {
-        guard playlists[name] != bytes else { return }
+        guard plan.playlists[name] != bytes else { return }
         try store.put(name.description, bytes: bytes)
-        playlists[name] = bytes
-    }
-
-    private func write(_ bytes: [UInt8], as name: MediaFileName) throws(StoreFailure) {
-        try store.put(name.description, bytes: bytes)
-        written.insert(name)
+        plan.playlists[name] = bytes
     }
 }
 

@@ -1,14 +1,13 @@
-public import HLSModel
-import HLS
-
-/// What a destination holds of one rendition, as far as its push sink knows, and what it needs next
-/// to show a timeline. Pure (the time is an argument), so the rules are tested with exact values:
+/// What a live destination (a push, the `--hls-dir` folder) holds of one rendition, as far as its
+/// sink knows, and what it needs next to show a timeline: the one plan of what to send, list and
+/// remove that every live mirror of a channel follows. Pure (the time is an argument), so the rules
+/// are tested with exact values:
 /// - media files go before any playlist naming them: init segments, then the parts the playlist
 ///   will list, then segments oldest first;
 /// - the playlist it may hold names only what it holds: a segment given up is listed as EXT-X-GAP,
 ///   a segment's part tags only when all its parts are there, the open parts only as far as they are;
 /// - what the timeline no longer holds is removed.
-public struct PushProgress: Sendable {
+public struct DestinationPlan: Sendable {
     /// Sends Low-Latency HLS parts and the playlist that lists them.
     public let sendsParts: Bool
     /// Media files this sink has stored at the destination.

@@ -1,11 +1,9 @@
-import HLSModel
-import HLS
 import Testing
 
-@testable import Push
+@testable import HLSModel
 
-/// What a push sink sends, lists and removes, with exact values.
-@Suite struct PushProgressTests {
+/// What a live destination (a push, the folder) is sent, lists and removes, with exact values.
+@Suite struct DestinationPlanTests {
     static func timeline(partDuration: Double? = nil, segments: Int, openParts: Int = 0) -> Timeline {
         var timeline = Timeline(
             configuration: .init(
@@ -28,7 +26,7 @@ import Testing
 
     @Test func sendsInitThenSegmentsOldestFirstAndOnlyWhatIsMissing() {
         let timeline = Self.timeline(segments: 5)
-        var progress = PushProgress(sendsParts: false)
+        var progress = DestinationPlan(sendsParts: false)
         // seg0 and seg1 have left the playlist (size 3): listed are seg2–4.
         #expect(progress.missing(in: timeline).map(\.description) == ["init.mp4", "seg2.m4s", "seg3.m4s", "seg4.m4s"])
         progress.stored = [.initSegment(continuing: nil), .segment(2, .fmp4)]
@@ -45,7 +43,7 @@ import Testing
 
     @Test func aSegmentGivenUpIsAGapInTheDestinationsPlaylist() {
         let timeline = Self.timeline(segments: 4)
-        var progress = PushProgress(sendsParts: false)
+        var progress = DestinationPlan(sendsParts: false)
         progress.stored = [.initSegment(continuing: nil), .segment(1, .fmp4), .segment(3, .fmp4)]
         progress.gaps = [2]
         let text = progress.playlist(for: timeline).render()
@@ -64,7 +62,7 @@ import Testing
 
     @Test func lowLatencyListsOnlyPartsThatAreThere() {
         let timeline = Self.timeline(partDuration: 1, segments: 2, openParts: 2)
-        var progress = PushProgress(sendsParts: true)
+        var progress = DestinationPlan(sendsParts: true)
         // The newest segment's parts and the open ones, before the segments.
         #expect(
             progress.missing(in: timeline).map(\.description) == [
@@ -80,14 +78,14 @@ import Testing
         #expect(playlist.lowLatency?.openParts.map(\.uri) == ["part2.0.m4s"])
         #expect(playlist.lowLatency?.preloadHint == "part2.1.m4s")
         // A bucket is sent whole segments and a playlist without parts.
-        let whole = PushProgress(sendsParts: false)
+        let whole = DestinationPlan(sendsParts: false)
         #expect(whole.playlist(for: timeline).lowLatency == nil)
         #expect(!whole.missing(in: timeline).contains { if case .part = $0 { true } else { false } })
     }
 
     @Test func removesWhatTheTimelineNoLongerHolds() {
         let timeline = Self.timeline(segments: 8)
-        var progress = PushProgress(sendsParts: false)
+        var progress = DestinationPlan(sendsParts: false)
         progress.stored = Set((0..<8).map { MediaFileName.segment($0, .fmp4) } + [.initSegment(continuing: nil)])
         // At 16 s seg0 expired (left at 8 s, available 2 + 6 s more); seg1 is still downloadable.
         #expect(timeline.segments.first?.sequence == 1)
@@ -102,12 +100,12 @@ import Testing
         let timeline = Self.timeline(segments: 1)
         let segment = timeline.segments[0]
         // Cut at 1_002_000 ms (start + 2 s): late after 1_004_000.
-        #expect(!PushProgress.isLate(segment, nowMilliseconds: 1_004_000))
-        #expect(PushProgress.isLate(segment, nowMilliseconds: 1_004_001))
+        #expect(!DestinationPlan.isLate(segment, nowMilliseconds: 1_004_000))
+        #expect(DestinationPlan.isLate(segment, nowMilliseconds: 1_004_001))
     }
 
     @Test func aDestinationThatLostItsFilesGetsEveryOneAgain() {
-        var progress = PushProgress(sendsParts: false)
+        var progress = DestinationPlan(sendsParts: false)
         progress.stored = [.initSegment(continuing: nil), .segment(3, .fmp4)]
         progress.playlists[.mediaPlaylist] = [1]
         progress.destinationLostFiles()
