@@ -11,7 +11,8 @@ import pytest
 from destinations import SeaweedFS
 from edges import TOKEN, NginxEdge, Origin, VarnishEdge, Viewers
 from harness import Publisher, fetch, ffprobe, init_name, run_onair, wait_until
-from hls_rules import MediaPlaylist, check_low_latency, check_media_playlist, check_recording, next_part
+from hls_rules import (MediaPlaylist, check_low_latency, check_media_playlist, check_multivariant, check_recording,
+                       next_part)
 
 LIVE = ("--low-latency", "--part-duration", "0.2", "--size", "640x360", "--no-serve")
 
@@ -259,6 +260,63 @@ def test_a_hosted_channel_rewinds_is_recorded_in_s3_and_goes_on_to_a_second_orig
         first.stop()
         second.stop()
         store.stop()
+
+
+def test_a_hosted_ladder_goes_on_rung_by_rung_and_its_window_spans_its_publishers_runs(tmp_path):
+    """A ladder pushed into an origin goes on to a second origin whole: every rung, its sound and
+    the multivariant playlist. The first origin's rewind window (`serve --dvr`) keeps what the
+    publisher sent across its restart: the first run's segments stay listed and served, the second
+    run's follow after a discontinuity."""
+    second = Origin()
+    windows = tmp_path / "dvr"
+    first = Origin("--publisher-timeout", "2s", "--dvr", "60s", "--dvr-dir", str(windows),
+                   "--push", f"{second.base}/ingest/", "--push-header", f"Authorization: Bearer {TOKEN}")
+    ladder = ("--renditions", "360p,180p", "--low-latency", "--part-duration", "0.2", "--no-serve")
+    publisher = Publisher(*ladder, *first.push_arguments())
+    try:
+        for rendition in ("360p", "180p", "audio"):
+            wait_until(lambda: listed(second.base, f"demo/{rendition}", count=2), 30,
+                       what=f"{rendition} at the second origin")
+        index = fetch(f"{second.base}/live/demo/index.m3u8").text
+        check_multivariant(index)
+        assert "360p/media.m3u8" in index and "180p/media.m3u8" in index and 'URI="audio/media.m3u8"' in index
+        for rendition in ("360p", "180p", "audio"):
+            check_media_playlist(MediaPlaylist(fetch(f"{second.base}/live/demo/{rendition}/media.m3u8").text),
+                                 "fmp4", window=6)
+        codecs = sorted(s["codec_name"] for s in ffprobe(f"{second.base}/live/demo/index.m3u8")["streams"])
+        assert "h264" in codecs and "aac" in codecs, codecs
+
+        # The window of the first run, then a second run of the publisher after the channel ended.
+        wait_until(lambda: listed(first.base, "demo/360p", count=3), 30, what="three segments at the first origin")
+        wait_until(lambda: (r := fetch(f"{first.base}/live/demo/360p/dvr-media.m3u8")) is not None
+                   and r.status == 200 and len(MediaPlaylist(r.text).segments) >= 3, 30, what="the first run's window")
+        publisher.kill()
+        wait_until(lambda: MediaPlaylist(fetch(f"{first.base}/live/demo/360p/media.m3u8").text).ended, 20,
+                   what="the channel to end")
+        before = MediaPlaylist(fetch(f"{first.base}/live/demo/360p/dvr-media.m3u8").text)
+        publisher = Publisher(*ladder, *first.push_arguments())
+
+        def spans_both_runs():
+            window = MediaPlaylist(fetch(f"{first.base}/live/demo/360p/dvr-media.m3u8").text)
+            restart = next((i for i, s in enumerate(window.segments) if s.get("discontinuity")), None)
+            return restart is not None and len(window.segments) - restart >= 2 and (window, restart)
+
+        window, restart = wait_until(spans_both_runs, 40, what="the window to go on after the restart")
+        check_media_playlist(window, "fmp4", window=6)
+        assert not window.ended, "the window is live again, as its channel is"
+        # The numbers between the runs are gaps (the window keeps the live numbers); what the first
+        # run sent is still listed.
+        kept = [s["uri"] for s in window.segments[:restart] if not s.get("gap")]
+        assert kept and set(kept) <= {s["uri"] for s in before.segments}, "the first run's segments are kept"
+        assert kept[0] == before.segments[0]["uri"]
+        for segment in (window.segments[0], window.segments[restart], window.segments[-1]):
+            assert fetch(f"{first.base}/live/demo/360p/{segment['uri']}").status == 200, segment
+        assert ffprobe(f"{first.base}/live/demo/dvr.m3u8")["streams"], "the window plays"
+        assert "[push_failed]" not in first.output()
+    finally:
+        publisher.kill()
+        first.stop()
+        second.stop()
 
 
 def test_edges_serve_what_they_have_while_the_origin_restarts(tmp_path):

@@ -71,6 +71,27 @@ import Testing
         #expect(window.playlist.segments.count == 4)
     }
 
+    @Test func aWindowThatEndedGoesOnWhenItsChannelDoes() {
+        var (window, _) = Self.window(seconds: 20, count: 3)
+        window.end()
+        #expect(window.playlist.ended && window.playlist.render().hasSuffix("#EXT-X-ENDLIST\n"))
+        // The publisher comes back 2 numbers on and 24 s later (its numbers come from its start on the
+        // epoch, its wall clock from its own), after a discontinuity: the hole is gaps, and no ENDLIST.
+        _ = window.append(
+            sequence: 5, file: "seg5.m4s", duration: 2, programDateTime: Self.start + 30_000, discontinuity: true,
+            map: "init5.mp4", format: .fmp4, missingDuration: 2)
+        #expect(!window.playlist.ended && !window.playlist.render().contains("ENDLIST"))
+        #expect(window.playlist.segments.map(\.uri) == (0...5).map { "seg\($0).m4s" })
+        #expect(window.playlist.segments.map(\.gap) == [false, false, false, true, true, false])
+        #expect(
+            window.playlist.segments.last?.discontinuity == true && window.playlist.segments.last?.map == "init5.mp4")
+        // The gaps follow the first run's last segment; the clock jumps at the discontinuity.
+        #expect(
+            window.playlist.segments.map(\.programDateTime).map { $0 - Self.start } == [
+                0, 2000, 4000, 6000, 8000, 30_000,
+            ])
+    }
+
     @Test func aDiscontinuityIsCountedWhenItsSegmentLeavesAsLiveCountsIt() {
         var window = DVRWindow(seconds: 6, version: 6, targetDuration: 2, discontinuitySequence: 2)
         for sequence in 0..<6 {

@@ -50,7 +50,13 @@ public struct DVRWindow: Sendable, Equatable {
     ) -> [String] {
         if let last = lastSequence {
             guard sequence > last else { return [] }
-            var wallTime = programDateTime - Int64((Double(sequence - last - 1) * missingDuration * 1000).rounded())
+            // Within a run the gaps are timed back from this segment. Across a publisher's restart
+            // (a discontinuity) they go on from the newest listed one, and the wall clock jumps at
+            // the new run's first segment, where the discontinuity is.
+            let restartsAfter = discontinuity ? playlist.segments.last : nil
+            var wallTime =
+                restartsAfter.map { $0.programDateTime + Int64(($0.duration * 1000).rounded()) }
+                ?? programDateTime - Int64((Double(sequence - last - 1) * missingDuration * 1000).rounded())
             for missing in (last + 1)..<sequence {
                 add(
                     MediaPlaylist.Segment(
@@ -70,10 +76,13 @@ public struct DVRWindow: Sendable, Equatable {
                 discontinuity: discontinuity, map: newMap, gap: file == nil))
         lastSequence = sequence
         playlist.version = playlist.segments.contains(where: \.gap) ? max(version, 8) : version
+        // A hosted channel's timeline goes on when its publisher comes back: so does the window.
+        playlist.ended = false
         return expired()
     }
 
-    /// The window has ended: EXT-X-ENDLIST.
+    /// The window has ended: EXT-X-ENDLIST, until a segment follows (an origin's channel goes on in
+    /// one timeline across its publisher's runs).
     public mutating func end() {
         playlist.ended = true
     }
