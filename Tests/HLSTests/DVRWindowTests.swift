@@ -92,6 +92,23 @@ import Testing
             ])
     }
 
+    @Test func aJumpLongerThanTheWindowEmptiesItInsteadOfListingEveryNumber() {
+        // 10 s of 2 s segments; the publisher jumps its numbers by 2^50 - 10.
+        var (window, _) = Self.window(seconds: 10, count: 3)
+        let far = 1 << 50
+        let gone = window.append(
+            sequence: far, file: "seg\(far).m4s", duration: 2, programDateTime: Self.start + 60_000,
+            discontinuity: true,
+            map: "init.mp4", format: .fmp4, missingDuration: 2)
+        // Room for 10 / 2 + 1 = 6 gaps: the window slides over them, and holds the last 4 and the new one.
+        #expect(window.playlist.segments.map(\.uri) == ((far - 4)...far).map { "seg\($0).m4s" })
+        #expect(window.playlist.segments.map(\.gap) == [true, true, true, true, false])
+        #expect(window.playlist.mediaSequence == far - 4 && window.lastSequence == far)
+        // The three files listed before left with the jump, and go once their grace has passed.
+        #expect(gone == ["seg0.m4s", "seg1.m4s", "seg2.m4s"])
+        #expect(window.playlist.segments.last?.programDateTime == Self.start + 60_000)
+    }
+
     @Test func aDiscontinuityIsCountedWhenItsSegmentLeavesAsLiveCountsIt() {
         var window = DVRWindow(seconds: 6, version: 6, targetDuration: 2, discontinuitySequence: 2)
         for sequence in 0..<6 {

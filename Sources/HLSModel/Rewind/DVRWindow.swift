@@ -50,14 +50,27 @@ public struct DVRWindow: Sendable, Equatable {
     ) -> [String] {
         if let last = lastSequence {
             guard sequence > last else { return [] }
+            // Gaps past what the window holds would only slide out again, and a publisher may jump
+            // its numbers by up to 2^50: a hole longer than the window empties it, and only its
+            // last `room` numbers are listed.
+            let room = Int((seconds / missingDuration).rounded(.up)) + 1
+            var first = last + 1
+            if sequence - first > room {
+                while let head = playlist.segments.first {
+                    playlist = playlist.starting(at: playlist.mediaSequence + 1, keeping: 0)
+                    if !head.gap { leaving.append(Leaving(file: head.uri, leftAt: clock)) }
+                }
+                first = sequence - room
+                playlist.mediaSequence = first
+            }
             // Within a run the gaps are timed back from this segment. Across a publisher's restart
             // (a discontinuity) they go on from the newest listed one, and the wall clock jumps at
             // the new run's first segment, where the discontinuity is.
             let restartsAfter = discontinuity ? playlist.segments.last : nil
             var wallTime =
                 restartsAfter.map { $0.programDateTime + Int64(($0.duration * 1000).rounded()) }
-                ?? programDateTime - Int64((Double(sequence - last - 1) * missingDuration * 1000).rounded())
-            for missing in (last + 1)..<sequence {
+                ?? programDateTime - Int64((Double(sequence - first) * missingDuration * 1000).rounded())
+            for missing in first..<sequence {
                 add(
                     MediaPlaylist.Segment(
                         uri: MediaFileName.segment(missing, format).description, duration: missingDuration,
