@@ -61,7 +61,7 @@ let package = Package(
         ),
         .target(
             name: "HLS",
-            dependencies: ["HLSModel", "Runtime", "Media", "CFFmpeg"],
+            dependencies: ["HLSModel", "Runtime", "Media"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -83,11 +83,11 @@ let package = Package(
             swiftSettings: swiftSettings,
             plugins: ["WebAssets"]
         ),
-        // Publication sinks that send the stream away: HTTP ingest, S3-compatible storage, RTMP.
+        // Publication sinks that send the stream away: HTTP ingest, S3-compatible storage, RTMP, SRT.
         .target(
             name: "Push",
             dependencies: [
-                "HLS", "Media", "CFFmpeg",
+                "HLS", "Media",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,5 +1,4 @@
 import HLSModel
-import CFFmpeg
 import Testing
 
 @testable import HLS
@@ -21,21 +20,5 @@ import Testing
         #expect(bytes.count == 300_009)
         #expect([bytes[0], bytes[100_003], bytes[300_008]] == [0, 1, 2])
         #expect(Self.room(bytes) < 4096)
-    }
-
-    @Test func aFragmentIsHandedOverInAnArrayOfItsSize() throws {
-        let output = try MemoryOutput()
-        let chunk = [UInt8](repeating: 7, count: 50_001)
-        for _ in 0..<4 { chunk.withUnsafeBufferPointer { avio_write(output.context, $0.baseAddress, 50_001) } }
-        let first = output.take()
-        #expect(first.count == 200_004)
-        #expect(!first.contains { $0 != 7 })
-        #expect(Self.room(first) < 4096)
-        // The next fragment starts empty, in the buffer the first one grew.
-        chunk.withUnsafeBufferPointer { avio_write(output.context, $0.baseAddress, 1000) }
-        let second = output.take()
-        #expect(second.count == 1000)
-        #expect(Self.room(second) < 4096)
-        #expect(output.take().isEmpty)
     }
 }

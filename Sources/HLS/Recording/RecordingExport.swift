@@ -1,6 +1,5 @@
 import HLSModel
 import Runtime
-internal import CFFmpeg
 public import Foundation
 import Media
 
@@ -81,17 +80,13 @@ struct RecordingExportError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// libav's AV_NOPTS_VALUE: no timestamp.
-private let noTimestamp = Int64.min
-
-/// One export's muxer and where each input stream goes in it.
+/// One export's muxer and where each kind of input goes in it.
 private final class Remux {
     let inputs: RecordingTracks
     let path: String
     let progress: (Double) -> Void
-    private var output: UnsafeMutablePointer<AVFormatContext>?
-    /// Output stream by kind (video, audio), made from the first segment that has it.
-    private var streams: [AVMediaType.RawValue: Int32] = [:]
+    /// Output stream by kind, made from the first segment that has it.
+    private var streams: [MediaKind: Muxer.Stream] = [:]
     /// Where the recording has got to, in seconds (the end of the latest packet written).
     private var end = 0.0
     /// Added to every timestamp from the latest discontinuity on, in seconds.
@@ -104,18 +99,8 @@ private final class Remux {
         self.progress = progress
     }
 
-    deinit {
-        if let output {
-            if output.pointee.pb != nil { avio_closep(&output.pointee.pb) }
-            avformat_free_context(output)
-        }
-    }
-
-    /// Wraps `avformat_alloc_output_context2`, `avio_open`, `avformat_write_header`,
-    /// `av_interleaved_write_frame` and `av_write_trailer`.
     func run() throws -> (seconds: Double, frames: Int) {
-        try check(avformat_alloc_output_context2(&output, nil, "mp4", path), "avformat_alloc_output_context2")
-        try openOutput()
+        let output = try openOutput()
         let pictures = inputs.picture.playlist.segments
         let sounds = inputs.sound?.playlist.segments ?? []
         let count = max(pictures.count, sounds.count)
@@ -125,10 +110,10 @@ private final class Remux {
             let starts = number < pictures.count && pictures[number].discontinuity
             var first: Double?
             if number < pictures.count {
-                first = try copy(pictures[number], of: inputs.picture, closingUp: starts, first: nil)
+                first = try copy(pictures[number], of: inputs.picture, into: output, closingUp: starts, first: nil)
             }
             if let sound = inputs.sound, number < sounds.count {
-                _ = try copy(sounds[number], of: sound, closingUp: starts, first: first)
+                _ = try copy(sounds[number], of: sound, into: output, closingUp: starts, first: first)
             }
             let done = Double(number + 1) / Double(count)
             if done - lastReport >= 0.1 || number == count - 1 {
@@ -136,10 +121,7 @@ private final class Remux {
                 lastReport = done
             }
         }
-        guard let output else { throw RecordingExportError("the recording holds no media") }
-        try check(av_interleaved_write_frame(output, nil), "av_interleaved_write_frame")
-        try check(av_write_trailer(output), "av_write_trailer")
-        try check(avio_closep(&output.pointee.pb), "avio_closep")
+        try output.finish()
         return (end, frames)
     }
 
@@ -147,87 +129,48 @@ private final class Remux {
     /// starts at the recording's end (or where the picture's segment started: `first`, the shift
     /// the picture took, so that the sound stays with it). Returns the segment's shift.
     private func copy(
-        _ segment: MediaPlaylist.Segment, of track: RecordingTracks.Track, closingUp: Bool, first: Double?
+        _ segment: MediaPlaylist.Segment, of track: RecordingTracks.Track, into output: Muxer, closingUp: Bool,
+        first: Double?
     ) throws -> Double {
-        let url = Self.address(of: segment, in: track)
-        var input: UnsafeMutablePointer<AVFormatContext>?
-        try check(avformat_open_input(&input, url, nil, nil), "avformat_open_input(\(segment.uri))")
-        defer { avformat_close_input(&input) }
-        try check(avformat_find_stream_info(input, nil), "avformat_find_stream_info(\(segment.uri))")
-        let packet = try LibavAllocation(av_packet_alloc(), "av_packet_alloc") { av_packet_free(&$0) }
+        let input = try Demuxer(address: Self.address(of: segment, in: track), name: segment.uri)
         var shifted = false
         if let first { shift = first }
-        while av_read_frame(input, packet.pointer) >= 0 {
-            defer { av_packet_unref(packet.pointer) }
-            let stream = input!.pointee.streams[Int(packet.pointer.pointee.stream_index)]!
-            let kind = stream.pointee.codecpar.pointee.codec_type
-            guard kind == AVMEDIA_TYPE_VIDEO || kind == AVMEDIA_TYPE_AUDIO else { continue }
+        try input.readPackets { packet in
+            guard let kind = packet.stream.kind else { return }
             // The picture comes from the picture's track only, the sound from the sound's when apart.
-            if inputs.sound != nil, (kind == AVMEDIA_TYPE_AUDIO) != (track.folder == inputs.sound!.folder) { continue }
-            let index = try outputStream(kind: kind, like: stream)
-            let base = stream.pointee.time_base
-            let dts = packet.pointer.pointee.dts
-            let time = Double(dts == noTimestamp ? packet.pointer.pointee.pts : dts) * av_q2d(base)
+            if let sound = inputs.sound, (kind == .audio) != (track.folder == sound.folder) { return }
+            guard let stream = streams[kind] else {
+                throw RecordingExportError("a stream appears after the recording's start")
+            }
+            let time = packet.decodeSeconds
             if closingUp, first == nil, !shifted {
                 shift = end - time
                 shifted = true
             }
-            let offset = Int64((shift / av_q2d(base)).rounded())
-            if packet.pointer.pointee.pts != noTimestamp { packet.pointer.pointee.pts += offset }
-            if packet.pointer.pointee.dts != noTimestamp { packet.pointer.pointee.dts += offset }
-            let duration = Double(packet.pointer.pointee.duration) * av_q2d(base)
-            end = max(end, time + shift + duration)
-            if kind == AVMEDIA_TYPE_VIDEO { frames += 1 }
-            packet.pointer.pointee.stream_index = index
-            packet.pointer.pointee.pos = -1
-            av_packet_rescale_ts(packet.pointer, base, output!.pointee.streams[Int(index)]!.pointee.time_base)
-            try check(av_interleaved_write_frame(output, packet.pointer), "av_interleaved_write_frame")
+            end = max(end, time + shift + packet.durationSeconds)
+            if kind == .video { frames += 1 }
+            try output.write(packet, to: stream, shiftedBy: shift)
         }
         return shift
     }
 
-    /// The output stream for `kind`, made in `openOutput`.
-    private func outputStream(kind: AVMediaType, like stream: UnsafeMutablePointer<AVStream>) throws -> Int32 {
-        guard let index = streams[kind.rawValue] else {
-            throw RecordingExportError("a stream appears after the recording's start")
-        }
-        return index
-    }
-
     /// Makes the output streams like the first segment's (the picture's, and the sound's when
-    /// apart), then opens the file and writes the header. Wraps `avformat_new_stream`, `avio_open`
-    /// and `avformat_write_header`.
-    private func openOutput() throws {
-        var tracks = [(inputs.picture, [AVMEDIA_TYPE_VIDEO] + (inputs.sound == nil ? [AVMEDIA_TYPE_AUDIO] : []))]
-        if let sound = inputs.sound { tracks.append((sound, [AVMEDIA_TYPE_AUDIO])) }
+    /// apart), then opens the file and writes the header, the index to come at the front.
+    private func openOutput() throws -> Muxer {
+        let output = try Muxer(format: "mp4", to: .address(path))
+        var tracks = [(inputs.picture, [MediaKind.video] + (inputs.sound == nil ? [.audio] : []))]
+        if let sound = inputs.sound { tracks.append((sound, [.audio])) }
         for (track, kinds) in tracks {
-            var input: UnsafeMutablePointer<AVFormatContext>?
             let segment = track.playlist.segments[0]
-            try check(
-                avformat_open_input(&input, Self.address(of: segment, in: track), nil, nil), "avformat_open_input")
-            defer { avformat_close_input(&input) }
-            try check(avformat_find_stream_info(input, nil), "avformat_find_stream_info")
-            for number in 0..<Int(input!.pointee.nb_streams) {
-                let stream = input!.pointee.streams[number]!
-                let kind = stream.pointee.codecpar.pointee.codec_type
-                guard kinds.contains(kind), streams[kind.rawValue] == nil else { continue }
-                let created = try checkAllocation(avformat_new_stream(output, nil), "avformat_new_stream")
-                try check(
-                    avcodec_parameters_copy(created.pointee.codecpar, stream.pointee.codecpar),
-                    "avcodec_parameters_copy")
-                created.pointee.codecpar.pointee.codec_tag = 0
-                created.pointee.time_base = stream.pointee.time_base
-                streams[kind.rawValue] = created.pointee.index
+            let input = try Demuxer(address: Self.address(of: segment, in: track), name: segment.uri)
+            for stream in input.streams {
+                guard let kind = stream.kind, kinds.contains(kind), streams[kind] == nil else { continue }
+                streams[kind] = try output.addStream(like: stream)
             }
         }
-        guard streams[AVMEDIA_TYPE_VIDEO.rawValue] != nil else {
-            throw RecordingExportError("the recording has no picture")
-        }
-        try check(avio_open(&output!.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open(\(path))")
-        var options: OpaquePointer?
-        defer { av_dict_free(&options) }
-        av_dict_set(&options, "movflags", "+faststart", 0)
-        try check(avformat_write_header(output, &options), "avformat_write_header")
+        guard streams[.video] != nil else { throw RecordingExportError("the recording has no picture") }
+        try output.open(options: [("movflags", "+faststart")])
+        return output
     }
 
     /// What libavformat opens for a segment: after its init segment, for fMP4.

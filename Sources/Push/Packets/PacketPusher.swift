@@ -1,6 +1,5 @@
 public import HLSModel
 import Runtime
-internal import CFFmpeg
 import Foundation
 public import Media
 import Metrics
@@ -55,10 +54,8 @@ public final class PacketPusher: PacketSink {
     }
 }
 
-/// The sender's thread: connect, send, reconnect. Used by that thread only (unchecked: it holds a
-/// libavformat context, which is not Sendable).
-// Unchecked Sendable: a C handle (AVFormatContext), used by the sender's thread only.
-private final class PacketConnection: @unchecked Sendable {
+/// The sender's thread: connect, send, reconnect. Sent to that thread, used by it only.
+private final class PacketConnection {
     let link: PacketLink
     let destination: String
     let streams: [StreamDescription]
@@ -68,8 +65,7 @@ private final class PacketConnection: @unchecked Sendable {
     let report: EventReporter
     let bytes: Metrics.Counter
     let failures: Metrics.Counter
-    private var context: UnsafeMutablePointer<AVFormatContext>?
-    private var indices: [TrackID: (index: Int32, timeBase: AVRational)] = [:]
+    private var muxer: Muxer?
     private var failure: String?
     private var failedAt = 0.0
 
@@ -103,7 +99,7 @@ private final class PacketConnection: @unchecked Sendable {
                 guard packet.kind == .video, packet.isKeyframe else { continue }
                 waitingForKeyframe = false
             }
-            if context == nil {
+            if muxer == nil {
                 do {
                     try connect()
                     delay = 0.5
@@ -130,61 +126,30 @@ private final class PacketConnection: @unchecked Sendable {
     }
 
     private func connect() throws(LibavError) {
-        var allocated: UnsafeMutablePointer<AVFormatContext>?
-        let url = link.url.absoluteString
-        try check(
-            avformat_alloc_output_context2(&allocated, nil, link.format, url), "avformat_alloc_output_context2")
-        let context = try LibavAllocation(allocated, "avformat_alloc_output_context2") { avformat_free_context($0) }
-        var created: [TrackID: Int32] = [:]
-        for stream in streams {
-            let made = try checkAllocation(avformat_new_stream(context.pointer, nil), "avformat_new_stream")
-            try check(avcodec_parameters_copy(made.pointee.codecpar, stream.parameters), "avcodec_parameters_copy")
-            made.pointee.codecpar.pointee.codec_tag = 0
-            created[stream.track] = made.pointee.index
-        }
-        var options: OpaquePointer?
-        defer { av_dict_free(&options) }
         // Give up a connection that stalls for 5 s; reconnecting is better than waiting forever.
-        av_dict_set(&options, "rw_timeout", "5000000", 0)
-        for option in link.options { av_dict_set(&options, option.name, option.value, 0) }
+        var options = [(name: "rw_timeout", value: "5000000")] + link.options.map { ($0.name, $0.value) }
         if link.verifiesTLS {
             // libavformat's TLS verifies the server's certificate only when asked.
-            av_dict_set(&options, "tls_verify", "1", 0)
-            if let authorities = PushTrust.authorities { av_dict_set(&options, "ca_file", authorities, 0) }
+            options.append(("tls_verify", "1"))
+            if let authorities = PushTrust.authorities { options.append(("ca_file", authorities)) }
         }
-        var interrupt = AVIOInterruptCB(
-            callback: { opaque in
-                guard let opaque else { return 0 }
-                return Unmanaged<Flag>.fromOpaque(opaque).takeUnretainedValue().isSet ? 1 : 0
-            }, opaque: Unmanaged.passUnretained(abort).toOpaque())
-        try check(avio_open2(&context.pointer.pointee.pb, url, AVIO_FLAG_WRITE, &interrupt, &options), "connecting")
-        do {
-            try check(avformat_write_header(context.pointer, nil), "sending the \(link.format) header")
-        } catch {
-            avio_closep(&context.pointer.pointee.pb)
-            throw error
-        }
-        indices = created.mapValues { ($0, context.pointer.pointee.streams[Int($0)]!.pointee.time_base) }
-        self.context = context.handOver()
+        let muxer = try Muxer(
+            format: link.format, to: .address(link.url.absoluteString, options: options, interrupt: abort))
+        for stream in streams { try muxer.addStream(for: stream) }
+        try muxer.open()
+        self.muxer = muxer
     }
 
     private func write(_ packet: EncodedPacket) throws(LibavError) {
-        guard let context, let stream = indices[packet.track] else { return }
-        let copy = try LibavAllocation(av_packet_clone(packet.packet), "av_packet_clone") { av_packet_free(&$0) }
-        copy.pointer.pointee.stream_index = stream.index
-        av_packet_rescale_ts(
-            copy.pointer, AVRational(num: packet.timeBase.numerator, den: packet.timeBase.denominator), stream.timeBase)
-        let size = packet.size
-        try check(av_interleaved_write_frame(context, copy.pointer), "sending")
-        bytes.increment(by: size)
+        guard let muxer else { return }
+        try muxer.write(packet, interleaved: true)
+        bytes.increment(by: packet.size)
     }
 
+    /// Drops the connection; with `trailer`, after ending the container as it should.
     private func disconnect(trailer: Bool) {
-        guard let context else { return }
-        if trailer { av_write_trailer(context) }
-        avio_closep(&context.pointee.pb)
-        avformat_free_context(context)
-        self.context = nil
+        if trailer { try? muxer?.finish() }
+        muxer = nil
     }
 
     private func failed(_ reason: String) {

@@ -1,5 +1,4 @@
 internal import CFFmpeg
-import Media
 
 /// An AVIOContext that appends whatever the muxer writes to a byte array, taken in pieces
 /// with `take()`. Owns the AVIOContext and its buffer.
@@ -8,7 +7,7 @@ final class MemoryOutput {
     private var bytes: [UInt8] = []
 
     /// Wraps `avio_alloc_context` with a write callback.
-    init() throws {
+    init() throws(LibavError) {
         let size: Int32 = 64 * 1024
         let buffer = try checkAllocation(av_malloc(Int(size)), "av_malloc")
         // The callback's opaque pointer is this object, which outlives the context it frees.

@@ -1,0 +1,182 @@
+public import Runtime
+internal import CFFmpeg
+
+/// Where a muxer's bytes go.
+public enum MuxerOutput {
+    /// Kept in memory, handed over in pieces by ``Muxer/take()``.
+    case memory
+    /// A file path or a network address libavformat opens itself (`rtmp://`, `srt://`), with the
+    /// protocol's options; `interrupt`, once raised, makes a blocked network call give up.
+    case address(String, options: [(name: String, value: String)] = [], interrupt: Flag? = nil)
+}
+
+/// A container being written (fragmented MP4, MPEG-TS, FLV, MP4) over libavformat's own muxers:
+/// streams added, opened, packets written in order, finished. Owns the AVFormatContext and its
+/// output; dropping an unfinished muxer closes its output without a trailer.
+public final class Muxer {
+    /// One stream of the container, as ``addStream(like:)`` made it.
+    public struct Stream: Sendable, Hashable {
+        let index: Int32
+    }
+
+    private let context: UnsafeMutablePointer<AVFormatContext>
+    private let memory: MemoryOutput?
+    /// Raised by the owner to make a blocked network call give up; kept while the output lives.
+    private let interrupt: Flag?
+    private let address: String?
+    private let protocolOptions: [(name: String, value: String)]
+    /// The streams made from encoders' descriptions, by track.
+    private var tracks: [TrackID: Int32] = [:]
+    /// Each stream's time base once open (the muxer may change the one asked for).
+    private var timeBases: [AVRational] = []
+    private var opened = false
+
+    /// Makes the container `format` ("mp4", "mpegts", "flv") writing to `output`. Wraps
+    /// `avformat_alloc_output_context2`.
+    public init(format: String, to output: MuxerOutput) throws(LibavError) {
+        var allocated: UnsafeMutablePointer<AVFormatContext>?
+        switch output {
+        case .memory:
+            try check(avformat_alloc_output_context2(&allocated, nil, format, nil), "avformat_alloc_output_context2")
+            address = nil
+            protocolOptions = []
+            interrupt = nil
+        case .address(let target, let options, let flag):
+            try check(avformat_alloc_output_context2(&allocated, nil, format, target), "avformat_alloc_output_context2")
+            address = target
+            protocolOptions = options
+            interrupt = flag
+        }
+        let context = try LibavAllocation(allocated, "avformat_alloc_output_context2") { avformat_free_context($0) }
+        if case .memory = output {
+            let memory = try MemoryOutput()
+            context.pointer.pointee.pb = memory.context
+            context.pointer.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+            self.memory = memory
+        } else {
+            memory = nil
+        }
+        self.context = context.handOver()
+    }
+
+    /// Adds a stream for an encoder's track, stored in its ``StreamDescription/muxTimeBase``;
+    /// packets of that track go to it. Wraps `avformat_new_stream`.
+    public func addStream(for description: StreamDescription) throws(LibavError) {
+        let stream = try newStream(copying: description.parameters, timeBase: description.muxTimeBase)
+        tracks[description.track] = stream.index
+    }
+
+    /// Adds a stream like one a demuxer reads, in its time base; its packets are copied in with
+    /// ``write(_:to:shiftedBy:)``.
+    public func addStream(like input: Demuxer.Stream) throws(LibavError) -> Stream {
+        try newStream(copying: input.parameters, timeBase: input.timeBase)
+    }
+
+    private func newStream(
+        copying parameters: UnsafePointer<AVCodecParameters>, timeBase: TimeBase
+    ) throws(LibavError) -> Stream {
+        let created = try checkAllocation(avformat_new_stream(context, nil), "avformat_new_stream")
+        try check(avcodec_parameters_copy(created.pointee.codecpar, parameters), "avcodec_parameters_copy")
+        // The tag is the container's own choice (an MP4's `avc1` is no FLV's).
+        created.pointee.codecpar.pointee.codec_tag = 0
+        created.pointee.time_base = AVRational(num: timeBase.numerator, den: timeBase.denominator)
+        return Stream(index: created.pointee.index)
+    }
+
+    /// Opens the output (a connection, a file) and writes the container's header with the muxer's
+    /// `options`. Wraps `avio_open2` and `avformat_write_header`.
+    public func open(options: [(name: String, value: String)] = []) throws(LibavError) {
+        if let address {
+            var dictionary = Dictionary(protocolOptions)
+            defer { av_dict_free(&dictionary.pointer) }
+            var callback = AVIOInterruptCB(
+                callback: { opaque in
+                    guard let opaque else { return 0 }
+                    return Unmanaged<Flag>.fromOpaque(opaque).takeUnretainedValue().isSet ? 1 : 0
+                }, opaque: interrupt.map { Unmanaged.passUnretained($0).toOpaque() })
+            try check(
+                avio_open2(&context.pointee.pb, address, AVIO_FLAG_WRITE, &callback, &dictionary.pointer),
+                "opening the output")
+        }
+        var dictionary = Dictionary(options)
+        defer { av_dict_free(&dictionary.pointer) }
+        try check(avformat_write_header(context, &dictionary.pointer), "writing the header")
+        // The muxer may change a stream's time base in write_header: read them after it.
+        timeBases = (0..<Int(context.pointee.nb_streams)).map { context.pointee.streams[$0]!.pointee.time_base }
+        opened = true
+    }
+
+    /// What the muxer wrote to memory since the last take (the header, a fragment), in an array of
+    /// its exact size.
+    public func take() -> [UInt8] {
+        memory?.take() ?? []
+    }
+
+    /// Writes an encoder's packet (of a track added with ``addStream(for:)``; others are passed
+    /// over), as it comes (`interleaved: false`, the caller orders them) or through libavformat's
+    /// interleaving queue; `duration` (in the packet's time base) replaces its own. The packet
+    /// stays as it is: the muxer writes a reference of its own. Wraps `av_write_frame` and
+    /// `av_interleaved_write_frame`.
+    public func write(_ packet: EncodedPacket, duration: Int64? = nil, interleaved: Bool) throws(LibavError) {
+        guard let index = tracks[packet.track] else { return }
+        let copy = try LibavAllocation(av_packet_clone(packet.packet), "av_packet_clone") { av_packet_free(&$0) }
+        copy.pointer.pointee.stream_index = index
+        if let duration { copy.pointer.pointee.duration = duration }
+        av_packet_rescale_ts(
+            copy.pointer, AVRational(num: packet.timeBase.numerator, den: packet.timeBase.denominator),
+            timeBases[Int(index)])
+        if interleaved {
+            try check(av_interleaved_write_frame(context, copy.pointer), "writing a packet")
+        } else {
+            try check(av_write_frame(context, copy.pointer), "writing a packet")
+        }
+    }
+
+    /// Copies a demuxed packet into `stream`, its time moved on by `shift` seconds. Wraps
+    /// `av_interleaved_write_frame`.
+    public func write(_ packet: Demuxer.Packet, to stream: Stream, shiftedBy shift: Double) throws(LibavError) {
+        let raw = packet.packet
+        let base = packet.stream.timeBase
+        let offset = Int64((shift * Double(base.denominator) / Double(base.numerator)).rounded())
+        if raw.pointee.pts != Demuxer.noTimestamp { raw.pointee.pts += offset }
+        if raw.pointee.dts != Demuxer.noTimestamp { raw.pointee.dts += offset }
+        raw.pointee.stream_index = stream.index
+        raw.pointee.pos = -1
+        av_packet_rescale_ts(raw, AVRational(num: base.numerator, den: base.denominator), timeBases[Int(stream.index)])
+        try check(av_interleaved_write_frame(context, raw), "writing a packet")
+    }
+
+    /// Ends the fragment being written (fragmented MP4 cut by the caller, MPEG-TS). Wraps
+    /// `av_write_frame(nil)`.
+    public func flushFragment() throws(LibavError) {
+        try check(av_write_frame(context, nil), "ending a fragment")
+    }
+
+    /// Sets an option of the container's muxer while it runs (e.g. MPEG-TS's `mpegts_flags`).
+    public func setMuxerOption(_ name: String, _ value: String) throws(LibavError) {
+        try check(av_opt_set(context.pointee.priv_data, name, value, 0), name)
+    }
+
+    /// Writes the trailer and closes the output (a file is complete on return; its last write's
+    /// error is thrown). Wraps `av_write_trailer` and `avio_closep`.
+    public func finish() throws(LibavError) {
+        guard opened else { return }
+        opened = false
+        try check(av_write_trailer(context), "writing the trailer")
+        if address != nil { try check(avio_closep(&context.pointee.pb), "closing the output") }
+    }
+
+    deinit {
+        if address != nil, context.pointee.pb != nil { avio_closep(&context.pointee.pb) }
+        avformat_free_context(context)
+    }
+}
+
+/// An AVDictionary made from name-value pairs, freed by its user.
+private struct Dictionary {
+    var pointer: OpaquePointer?
+
+    init(_ pairs: [(name: String, value: String)]) {
+        for pair in pairs { av_dict_set(&pointer, pair.name, pair.value, 0) }
+    }
+}
