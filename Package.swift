@@ -51,12 +51,12 @@ let package = Package(
         .target(name: "Media", dependencies: ["Runtime", "CFFmpeg"], swiftSettings: swiftSettings),
         .target(
             name: "Capture",
-            dependencies: ["Media", "CFFmpeg", "CX11", "CALSA", "CSDBus", "CPipeWire"],
+            dependencies: ["Media", "CX11", "CALSA", "CSDBus", "CPipeWire"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "Encoding",
-            dependencies: ["Media", "CFFmpeg"],
+            dependencies: ["Media"],
             swiftSettings: swiftSettings
         ),
         .target(

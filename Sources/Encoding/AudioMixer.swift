@@ -1,5 +1,4 @@
 import Runtime
-internal import CFFmpeg
 import Foundation
 public import Media
 
@@ -73,10 +72,9 @@ public final class AudioMixer: AudioSource, @unchecked Sendable {
 
     private static func limit(_ frame: AudioFrame) {
         for channel in 0..<2 {
-            let samples = frame.frame.pointee.extended_data[channel]!.withMemoryRebound(
-                to: Float.self, capacity: frame.sampleCount
-            ) { $0 }
-            for index in 0..<frame.sampleCount { samples[index] = min(1, max(-1, samples[index])) }
+            frame.withPlanarSamples(channel: channel) { samples in
+                for index in samples.indices { samples[index] = min(1, max(-1, samples[index])) }
+            }
         }
     }
 }
@@ -105,13 +103,11 @@ final class MixerInput {
         let taken = try queue.read(count)
         defer { withExtendedLifetime(taken) {} }
         for channel in 0..<2 {
-            let source = taken.frame.pointee.extended_data[channel]!.withMemoryRebound(
-                to: Float.self, capacity: taken.sampleCount
-            ) { $0 }
-            let target = frame.frame.pointee.extended_data[channel]!.withMemoryRebound(
-                to: Float.self, capacity: frame.sampleCount
-            ) { $0 }
-            for index in 0..<taken.sampleCount { target[offset + index] += source[index] * gain }
+            taken.withPlanarSamples(channel: channel) { source in
+                frame.withPlanarSamples(channel: channel) { target in
+                    for index in source.indices { target[offset + index] += source[index] * gain }
+                }
+            }
         }
     }
 

@@ -1,4 +1,3 @@
-internal import CFFmpeg
 public import Media
 import Synchronization
 
@@ -16,13 +15,11 @@ public final class Thumbnailer: Sendable {
     private let slot = Mutex<VideoFrame?>(nil)
     private let encoding = Mutex<Encoding>(Encoding())
 
-    /// What the last request made, and the scaler it used.
+    /// What the last request made, and the encoder it used.
     private struct Encoding: ~Copyable {
         var index: Int64?
         var jpeg: [UInt8] = []
-        var scaler: OpaquePointer?
-
-        deinit { sws_freeContext(scaler) }
+        let encoder = JPEGEncoder()
     }
 
     /// `fps` frames a second; a picture kept every `seconds`.
@@ -45,7 +42,8 @@ public final class Thumbnailer: Sendable {
         guard let frame = slot.withLock({ $0 }) else { return nil }
         return try encoding.withLock { state throws -> ([UInt8], Int64) in
             if state.index != frame.index {
-                state.jpeg = try Self.encode(frame, scaler: &state.scaler)
+                let size = Self.size(width: frame.width, height: frame.height)
+                state.jpeg = try state.encoder.encode(frame, width: size.width, height: size.height)
                 state.index = frame.index
             }
             return (state.jpeg, frame.index)
@@ -57,37 +55,5 @@ public final class Thumbnailer: Sendable {
         let targetWidth = min(largestWidth, width) & ~1
         let targetHeight = Int((Double(height) * Double(targetWidth) / Double(width)).rounded()) & ~1
         return (max(2, targetWidth), max(2, targetHeight))
-    }
-
-    /// Scales the picture to the thumbnail's size in full-range yuvj420p and encodes it with
-    /// libavcodec's MJPEG encoder. Wraps `sws_getCachedContext`, `sws_scale` and the encoder.
-    private static func encode(_ frame: VideoFrame, scaler: inout OpaquePointer?) throws -> [UInt8] {
-        let size = size(width: frame.width, height: frame.height)
-        scaler = sws_getCachedContext(
-            scaler, Int32(frame.width), Int32(frame.height), AV_PIX_FMT_YUV420P, Int32(size.width),
-            Int32(size.height), AV_PIX_FMT_YUVJ420P, SWS_BICUBIC, nil, nil, nil)
-        guard let scaler else { throw LibavError(code: -EINVAL, operation: "sws_getCachedContext") }
-        let picture = try LibavAllocation(av_frame_alloc(), "av_frame_alloc") { av_frame_free(&$0) }
-        picture.pointer.pointee.width = Int32(size.width)
-        picture.pointer.pointee.height = Int32(size.height)
-        picture.pointer.pointee.format = AV_PIX_FMT_YUVJ420P.rawValue
-        picture.pointer.pointee.pts = 0
-        try check(av_frame_get_buffer(picture.pointer, 0), "av_frame_get_buffer")
-        try scalePicture(scaler, from: frame.frame, into: picture.pointer)
-        let codec = try CodecContext(encoder: "mjpeg", track: TrackID(0), kind: .video) { context in
-            context.pointee.width = Int32(size.width)
-            context.pointee.height = Int32(size.height)
-            context.pointee.pix_fmt = AV_PIX_FMT_YUVJ420P
-            context.pointee.color_range = AVCOL_RANGE_JPEG
-            context.pointee.time_base = AVRational(num: 1, den: 1)
-            // A fixed quality (qscale 4 of 2 to 31): sharp text, some 30 to 60 KB at 640x360.
-            context.pointee.flags |= AV_CODEC_FLAG_QSCALE
-            context.pointee.global_quality = 4 * FF_QP2LAMBDA
-        }
-        var bytes: [UInt8] = []
-        for packet in try codec.encode(picture.pointer) + codec.encode(nil) {
-            bytes += UnsafeBufferPointer(start: packet.packet.pointee.data, count: packet.size)
-        }
-        return bytes
     }
 }

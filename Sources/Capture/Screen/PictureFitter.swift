@@ -1,28 +1,20 @@
 import Runtime
-internal import CFFmpeg
 import Media
 
 /// Converts captured BGRX pixels into a yuv420p frame of the output size, scaled with the
 /// source's aspect ratio kept and black bars around it: the whole picture, or only the pieces a
-/// change reaches (`DamageMapping`), either read in bands of full rows. Owns a SwsContext, made
-/// again when the captured size changes (a resized window, a new screen resolution), a few more
-/// for pieces, by size, the scratch picture pieces are converted into, and, where changes are
-/// redrawn as whole rows, a copy of the captured area.
+/// change reaches (`DamageMapping`), either read in bands of full rows. Keeps a scaler
+/// (``BGRXScaler``) for the whole picture, made again when the captured size changes (a resized
+/// window, a new screen resolution), a few more for pieces, by size, the scratch picture pieces are
+/// converted into, and, where changes are redrawn as whole rows, a copy of the captured area.
 final class PictureFitter {
     let outputWidth: Int
     let outputHeight: Int
-    private var context: OpaquePointer?
-    private var sourceSize = (width: 0, height: 0)
+    private var whole: BGRXScaler?
     private var placement = PixelRect(x: 0, y: 0, width: 0, height: 0)
-    /// Contexts for pieces, by source and output size; dropped all at once when full.
-    private var pieceContexts: [PieceSize: OpaquePointer] = [:]
-    private static let pieceContextLimit = 32
-    /// Bicubic, with the colour taken from every pixel of the screen and then scaled to half
-    /// width like the rest (`SWS_FULL_CHR_H_INP`), for the whole picture and its pieces alike.
-    /// libswscale's default first averages each pair of pixels' colour, in a path that costs more:
-    /// a 1920x1080 screen converts in 5.0 ms rather than 8.2, a 3840x2160 one scaled to 1920x1080
-    /// in 19 rather than 24 (BENCHMARKS.md, "Converting the screen's colours").
-    static let scalerFlags = SWS_BICUBIC | SWS_FULL_CHR_H_INP
+    /// Scalers for pieces, by source and output size; dropped all at once when full.
+    private var pieceScalers: [PieceSize: BGRXScaler] = [:]
+    private static let pieceScalerLimit = 32
     private var scratch: VideoFrame?
 
     private struct PieceSize: Hashable {
@@ -50,7 +42,7 @@ final class PictureFitter {
     }
 
     /// Converts one piece of `mapping`, its source pixels read in bands by `read`, and copies its
-    /// kept part into `frame`, whose other pixels stay as they are. Wraps `sws_scale`.
+    /// kept part into `frame`, whose other pixels stay as they are.
     func fit(piece: DamageMapping.Piece, of mapping: DamageMapping, into frame: VideoFrame, read: Read) throws {
         if piece.wholeRows {
             return try fit(rows: piece, of: mapping, into: frame, read: read)
@@ -58,29 +50,18 @@ final class PictureFitter {
         let size = PieceSize(
             sourceWidth: piece.source.width, sourceHeight: piece.source.height, outputWidth: piece.output.width,
             outputHeight: piece.output.height)
-        let context = try pieceContext(size)
+        let scaler = try pieceScaler(size)
         if scratch == nil || scratch!.width < size.outputWidth || scratch!.height < size.outputHeight {
             scratch = try VideoFrame(
                 width: max(size.outputWidth, scratch?.width ?? 0), height: max(size.outputHeight, scratch?.height ?? 0),
                 index: 0)
         }
         let scratch = scratch!
-        var targets: [UnsafeMutablePointer<UInt8>?] = []
-        var strides: [Int32] = []
-        for plane in 0..<3 {
-            scratch.withPlane(plane) { bytes, planeStride, _, _ in
-                targets.append(bytes)
-                strides.append(Int32(planeStride))
-            }
-        }
         for band in bands(of: piece.source) {
             try read(band) { pixels, stride in
-                var source: [UnsafePointer<UInt8>?] = [UnsafePointer(pixels)]
-                var sourceStrides: [Int32] = [Int32(stride)]
-                let rows = sws_scale(
-                    context, &source, &sourceStrides, Int32(band.y - piece.source.y), Int32(band.height), &targets,
-                    &strides)
-                try check(rows, "sws_scale")
+                try scaler.scale(
+                    band: pixels, stride: stride, firstRow: band.y - piece.source.y, rows: band.height, into: scratch,
+                    at: (0, 0))
             }
         }
         // The kept part, plane by plane (chroma at half size: pieces sit on an even grid).
@@ -100,48 +81,21 @@ final class PictureFitter {
     }
 
     /// Puts the box read into the copy of the area, then converts the rows it reaches with the
-    /// whole picture's scaler, asking it for those output rows only. Wraps `sws_frame_start`,
-    /// `sws_send_slice` and `sws_receive_slice`.
+    /// whole picture's scaler, asking it for those output rows only.
     private func fit(rows piece: DamageMapping.Piece, of mapping: DamageMapping, into frame: VideoFrame, read: Read)
         throws
     {
-        let context = try wholeContext(width: mapping.sourceWidth, height: mapping.sourceHeight)
+        let scaler = try wholeScaler(width: mapping.sourceWidth, height: mapping.sourceHeight)
         guard let copy, copy.width == mapping.sourceWidth, copy.height == mapping.sourceHeight else {
-            throw LibavError(code: -EINVAL, operation: "a redraw of rows before the whole area was read")
+            throw RedrawBeforeRead()
         }
         for band in bands(of: piece.source) {
             try read(band) { pixels, stride in copy.put(band, from: pixels, stride: stride) }
         }
-        // The scaler keeps a reference to its source, so the copy goes in a buffer that frees nothing.
-        let source = try LibavAllocation(av_frame_alloc(), "av_frame_alloc") { av_frame_free(&$0) }
-        source.pointer.pointee.width = Int32(copy.width)
-        source.pointer.pointee.height = Int32(copy.height)
-        source.pointer.pointee.format = AV_PIX_FMT_BGR0.rawValue
-        source.pointer.pointee.data.0 = copy.pixels
-        source.pointer.pointee.linesize.0 = Int32(copy.stride)
-        let size = copy.stride * copy.height
-        let buffer: UnsafeMutablePointer<AVBufferRef>? = av_buffer_create(copy.pixels, size, { _, _ in }, nil, 0)
-        source.pointer.pointee.buf.0 = try checkAllocation(buffer, "av_buffer_create")
-        // The target: the frame's picture between its bars.
-        let target = try LibavAllocation(av_frame_alloc(), "av_frame_alloc") { av_frame_free(&$0) }
-        try check(av_frame_ref(target.pointer, frame.frame), "av_frame_ref")
-        target.pointer.pointee.width = Int32(placement.width)
-        target.pointer.pointee.height = Int32(placement.height)
-        var starts: [UnsafeMutablePointer<UInt8>] = []
-        for plane in 0..<3 {
-            let shift = plane == 0 ? 0 : 1
-            let (bytes, planeStride) = frame.withPlane(plane) { bytes, planeStride, _, _ in (bytes, planeStride) }
-            let offset: Int = (placement.y >> shift) * planeStride + (placement.x >> shift)
-            starts.append(bytes + offset)
-        }
-        target.pointer.pointee.data.0 = starts[0]
-        target.pointer.pointee.data.1 = starts[1]
-        target.pointer.pointee.data.2 = starts[2]
-        try check(sws_frame_start(context, target.pointer, source.pointer), "sws_frame_start")
-        defer { sws_frame_end(context) }
-        try check(sws_send_slice(context, 0, UInt32(copy.height)), "sws_send_slice")
-        let first = UInt32(piece.kept.y - placement.y), count = UInt32(piece.kept.height)
-        try check(sws_receive_slice(context, first, count), "sws_receive_slice")
+        let first = piece.kept.y - placement.y
+        try scaler.scaleRows(
+            of: copy.pixels, stride: copy.stride, into: frame, at: (placement.x, placement.y),
+            rows: first..<(first + piece.kept.height))
     }
 
     /// The captured area as last read, in BGRX, kept where changes are redrawn as whole rows.
@@ -171,19 +125,14 @@ final class PictureFitter {
 
     private var copy: AreaCopy?
 
-    private func pieceContext(_ size: PieceSize) throws -> OpaquePointer {
-        if let context = pieceContexts[size] { return context }
-        if pieceContexts.count >= Self.pieceContextLimit {
-            pieceContexts.values.forEach { sws_freeContext($0) }
-            pieceContexts = [:]
-        }
-        guard
-            let context = sws_getContext(
-                Int32(size.sourceWidth), Int32(size.sourceHeight), AV_PIX_FMT_BGR0, Int32(size.outputWidth),
-                Int32(size.outputHeight), AV_PIX_FMT_YUV420P, Self.scalerFlags, nil, nil, nil)
-        else { throw LibavError(code: -EINVAL, operation: "sws_getContext") }
-        pieceContexts[size] = context
-        return context
+    private func pieceScaler(_ size: PieceSize) throws -> BGRXScaler {
+        if let scaler = pieceScalers[size] { return scaler }
+        if pieceScalers.count >= Self.pieceScalerLimit { pieceScalers = [:] }
+        let scaler = try BGRXScaler(
+            sourceWidth: size.sourceWidth, sourceHeight: size.sourceHeight, outputWidth: size.outputWidth,
+            outputHeight: size.outputHeight)
+        pieceScalers[size] = scaler
+        return scaler
     }
 
     /// The most BGRX read at once: a whole picture, or a piece, larger than that is read in bands
@@ -229,9 +178,8 @@ final class PictureFitter {
     /// to bottom: full-width rows, at most `bandBytes` of BGRX each, so whoever reads the screen
     /// needs room for a band, not for the whole screen (a 3840x2160 screen is 33 MB). The scaler
     /// takes the bands as slices of one picture, so the frame is the same as from one read.
-    /// Wraps `sws_scale`.
     func fit(width: Int, height: Int, into frame: VideoFrame, read: Read) throws {
-        let context = try wholeContext(width: width, height: height)
+        let scaler = try wholeScaler(width: width, height: height)
         if mapping(width: width, height: height).redrawsRows {
             if copy?.width != width || copy?.height != height { copy = AreaCopy(width: width, height: height) }
         } else {
@@ -239,67 +187,32 @@ final class PictureFitter {
         }
         // The bars: the picture is painted over the rest.
         if placement.width < outputWidth || placement.height < outputHeight { frame.paintBlack() }
-        var targets: [UnsafeMutablePointer<UInt8>?] = []
-        var strides: [Int32] = []
-        for plane in 0..<3 {
-            let shift = plane == 0 ? 0 : 1
-            frame.withPlane(plane) { bytes, planeStride, _, _ in
-                targets.append(bytes + (placement.y >> shift) * planeStride + (placement.x >> shift))
-                strides.append(Int32(planeStride))
-            }
-        }
         for band in bands(of: PixelRect(x: 0, y: 0, width: width, height: height)) {
             try read(band) { pixels, stride in
                 copy?.put(band, from: pixels, stride: stride)
-                var source: [UnsafePointer<UInt8>?] = [UnsafePointer(pixels)]
-                var sourceStrides: [Int32] = [Int32(stride)]
-                let rows = sws_scale(
-                    context, &source, &sourceStrides, Int32(band.y), Int32(band.height), &targets, &strides)
-                try check(rows, "sws_scale")
+                try scaler.scale(
+                    band: pixels, stride: stride, firstRow: band.y, rows: band.height, into: frame,
+                    at: (placement.x, placement.y))
             }
         }
     }
 
-    /// The whole picture's scaler for a `width`×`height` capture, made again when the size changes.
-    /// Where changes are redrawn as whole rows it runs on two threads: libswscale asked for some
-    /// rows puts the luma rows at half their place unless it is threaded (its threads then share
-    /// the rows asked for). Wraps `sws_alloc_context` and `sws_init_context`.
-    private func wholeContext(width: Int, height: Int) throws -> OpaquePointer {
-        if let context, sourceSize == (width, height) { return context }
-        sws_freeContext(context)
-        context = nil
+    /// The whole picture's scaler for a `width`×`height` capture, made again when the size changes;
+    /// on two threads where changes are redrawn as whole rows (see ``BGRXScaler``).
+    private func wholeScaler(width: Int, height: Int) throws -> BGRXScaler {
+        if let whole, whole.sourceWidth == width, whole.sourceHeight == height { return whole }
+        whole = nil
         placement = FrameGeometry.letterbox(
             sourceWidth: width, sourceHeight: height, targetWidth: outputWidth, targetHeight: outputHeight)
-        guard let made = sws_alloc_context() else { throw LibavError(code: -ENOMEM, operation: "sws_alloc_context") }
-        let threads: Int64 = mapping(width: width, height: height).redrawsRows ? 2 : 1
-        var options: [(String, Int64)] = []
-        options.append(("srcw", Int64(width)))
-        options.append(("srch", Int64(height)))
-        options.append(("src_format", Int64(AV_PIX_FMT_BGR0.rawValue)))
-        options.append(("dstw", Int64(placement.width)))
-        options.append(("dsth", Int64(placement.height)))
-        options.append(("dst_format", Int64(AV_PIX_FMT_YUV420P.rawValue)))
-        options.append(("sws_flags", Int64(Self.scalerFlags)))
-        options.append(("threads", threads))
-        for (name, value) in options {
-            let set = av_opt_set_int(UnsafeMutableRawPointer(made), name, value, 0)
-            guard set >= 0 else {
-                sws_freeContext(made)
-                throw LibavError(code: set, operation: "av_opt_set_int(\(name))")
-            }
-        }
-        let initialised = sws_init_context(made, nil, nil)
-        guard initialised >= 0 else {
-            sws_freeContext(made)
-            throw LibavError(code: initialised, operation: "sws_init_context")
-        }
-        context = made
-        sourceSize = (width, height)
-        return made
+        let scaler = try BGRXScaler(
+            sourceWidth: width, sourceHeight: height, outputWidth: placement.width, outputHeight: placement.height,
+            threads: mapping(width: width, height: height).redrawsRows ? 2 : 1)
+        whole = scaler
+        return scaler
     }
+}
 
-    deinit {
-        sws_freeContext(context)
-        pieceContexts.values.forEach { sws_freeContext($0) }
-    }
+/// Rows redrawn before the whole area was read once: a caller's mistake, said rather than drawn.
+struct RedrawBeforeRead: Error, CustomStringConvertible {
+    var description: String { "a redraw of rows before the whole area was read" }
 }

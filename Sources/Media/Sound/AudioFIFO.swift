@@ -1,26 +1,25 @@
 internal import CFFmpeg
-import Media
 
 /// Sound on its way to the encoder or the mix: any source's samples converted to 48 kHz stereo
 /// float planar (drift and gaps absorbed by the ``Resampler``) and queued, with the position of the
 /// first queued sample. Owns the AVAudioFifo; every call on it is checked here.
-final class AudioFIFO {
+package final class AudioFIFO {
     private let fifo: OpaquePointer
     private var resampler: Resampler?
     /// Position of the first queued sample at 48 kHz; nil before the first frame.
-    private(set) var position: Int64?
+    package private(set) var position: Int64?
 
     /// Wraps `av_audio_fifo_alloc`.
-    init() throws(LibavError) {
+    package init() throws(LibavError) {
         fifo = try checkAllocation(
             av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, 2, Int32(AudioEncoder.sampleRate)), "av_audio_fifo_alloc")
     }
 
     /// Samples queued.
-    var count: Int { Int(av_audio_fifo_size(fifo)) }
+    package var count: Int { Int(av_audio_fifo_size(fifo)) }
 
     /// Converts a frame and queues the result; the first frame sets the position.
-    func append(_ frame: AudioFrame) throws {
+    package func append(_ frame: AudioFrame) throws {
         if resampler == nil {
             resampler = try Resampler(from: frame, toRate: AudioEncoder.sampleRate)
             position = av_rescale(frame.position, Int64(AudioEncoder.sampleRate), Int64(frame.sampleRate))
@@ -29,7 +28,7 @@ final class AudioFIFO {
     }
 
     /// Queues the samples the resampler still holds back for filtering.
-    func drain() throws {
+    package func drain() throws {
         try resampler?.drain(into: self)
     }
 
@@ -44,7 +43,7 @@ final class AudioFIFO {
 
     /// Takes up to `count` samples off the queue as a frame stamped with their position.
     /// Wraps `av_audio_fifo_read`.
-    func read(_ count: Int) throws(LibavError) -> AudioFrame {
+    package func read(_ count: Int) throws(LibavError) -> AudioFrame {
         let count = min(count, self.count)
         let frame = try AudioFrame(
             format: .floatPlanar, sampleRate: AudioEncoder.sampleRate, channelCount: 2, sampleCount: count,
@@ -59,7 +58,7 @@ final class AudioFIFO {
     }
 
     /// Drops up to `count` of the oldest samples. Wraps `av_audio_fifo_drain`.
-    func discard(_ count: Int) throws(LibavError) {
+    package func discard(_ count: Int) throws(LibavError) {
         let dropped = min(count, self.count)
         try check(av_audio_fifo_drain(fifo, Int32(dropped)), "av_audio_fifo_drain")
         position = position.map { $0 + Int64(dropped) }

@@ -1,5 +1,4 @@
 internal import CFFmpeg
-import Media
 
 /// Owns one opened AVCodecContext and turns frames into packets.
 ///

@@ -1,5 +1,4 @@
 internal import CFFmpeg
-public import Media
 
 /// AAC-LC at 48 kHz stereo through libav's native encoder. Accepts frames in any rate, format
 /// and channel count (converted with libswresample) and in any length (regrouped into the

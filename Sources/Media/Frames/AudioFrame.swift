@@ -64,6 +64,16 @@ public final class AudioFrame: @unchecked Sendable {
         return try body(UnsafeMutableRawBufferPointer(start: frame.pointee.data.0!, count: size))
     }
 
+    /// Borrows one channel's samples for writing (`floatPlanar` frames only).
+    public func withPlanarSamples<R>(
+        channel: Int, _ body: (UnsafeMutableBufferPointer<Float>) throws -> R
+    ) rethrows -> R {
+        precondition(frame.pointee.format == AV_SAMPLE_FMT_FLTP.rawValue && channel < channelCount)
+        return try frame.pointee.extended_data[channel]!.withMemoryRebound(to: Float.self, capacity: sampleCount) {
+            try body(UnsafeMutableBufferPointer(start: $0, count: sampleCount))
+        }
+    }
+
     /// Shortens the frame to its first `count` samples (a short read).
     public func keepFirst(_ count: Int) {
         frame.pointee.nb_samples = Int32(min(count, sampleCount))

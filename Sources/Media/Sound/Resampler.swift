@@ -1,5 +1,4 @@
 internal import CFFmpeg
-import Media
 
 /// Converts one source's samples to 48 kHz stereo float planar, stretching or squeezing them
 /// (at most 0.1 %, inaudibly) so that the sample count follows the positions the source gives:

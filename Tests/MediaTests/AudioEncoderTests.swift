@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 
-@testable import Encoding
 @testable import Media
 
 @Suite struct AudioEncoderTests {

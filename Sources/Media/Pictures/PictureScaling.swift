@@ -1,8 +1,7 @@
 internal import CFFmpeg
-import Media
 
 /// Scales (and converts) one whole picture into another with a SwsContext made for their sizes and
-/// formats: what the rendition scalers and the thumbnailer share. Wraps `sws_scale`.
+/// formats: what the picture scaler and the JPEG encoder share. Wraps `sws_scale`.
 func scalePicture(
     _ context: OpaquePointer, from source: UnsafeMutablePointer<AVFrame>, into target: UnsafeMutablePointer<AVFrame>
 ) throws {

@@ -1,5 +1,4 @@
 internal import CFFmpeg
-public import Media
 
 /// How the H.264 encoder is set up.
 public struct VideoEncoderSettings: Sendable, Equatable {
