@@ -105,15 +105,9 @@ public final class Pacer {
                 repeated.add()
                 if encodes(index, changed: returns) { push(try last.reference(index: index)) }
             } else {
-                throw PacerError.noFirstPicture
+                throw EncodingError.noFirstPicture
             }
             index += 1
         }
     }
-}
-
-public enum PacerError: Error, CustomStringConvertible {
-    case noFirstPicture
-
-    public var description: String { "the video source gave no first picture" }
 }

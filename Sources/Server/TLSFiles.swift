@@ -13,12 +13,12 @@ public struct TLSFiles: Sendable, Equatable {
     }
 
     /// Reads both files, so a bad one is reported before anything starts.
-    public func check() throws(TLSProblem) {
+    public func check() throws(ServerError) {
         _ = try configuration()
     }
 
     /// A TLS server configuration offering HTTP/2 and HTTP/1.1.
-    func configuration() throws(TLSProblem) -> TLSConfiguration {
+    func configuration() throws(ServerError) -> TLSConfiguration {
         var contents: [[UInt8]] = []
         for (option, path) in [("--tls-cert", certificate), ("--tls-key", key)] {
             do throws(RegularFile.Problem) {
@@ -26,9 +26,9 @@ public struct TLSFiles: Sendable, Equatable {
             } catch {
                 switch error {
                 case .unreadable:
-                    throw TLSProblem(message: "\(option) \(path) cannot be read: check the path and its permissions")
-                case .notRegular: throw TLSProblem(message: "\(option) \(path) is not a regular file")
-                case .tooLarge: throw TLSProblem(message: "\(option) \(path) is larger than 1 MiB: not a PEM file")
+                    throw ServerError.tls("\(option) \(path) cannot be read: check the path and its permissions")
+                case .notRegular: throw ServerError.tls("\(option) \(path) is not a regular file")
+                case .tooLarge: throw ServerError.tls("\(option) \(path) is larger than 1 MiB: not a PEM file")
                 }
             }
         }
@@ -36,22 +36,16 @@ public struct TLSFiles: Sendable, Equatable {
         do {
             chain = try NIOSSLCertificate.fromPEMBytes(contents[0])
         } catch {
-            throw TLSProblem(message: "--tls-cert \(certificate) is not a PEM certificate (\(error))")
+            throw ServerError.tls("--tls-cert \(certificate) is not a PEM certificate (\(error))")
         }
-        guard !chain.isEmpty else { throw TLSProblem(message: "--tls-cert \(certificate) holds no certificate") }
+        guard !chain.isEmpty else { throw ServerError.tls("--tls-cert \(certificate) holds no certificate") }
         let privateKey: NIOSSLPrivateKey
         do {
             privateKey = try NIOSSLPrivateKey(bytes: contents[1], format: .pem)
         } catch {
-            throw TLSProblem(message: "--tls-key \(key) is not a PEM private key (\(error))")
+            throw ServerError.tls("--tls-key \(key) is not a PEM private key (\(error))")
         }
         return TLSConfiguration.makeServerConfiguration(
             certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(privateKey))
     }
-}
-
-/// A certificate or key the server cannot use.
-public struct TLSProblem: Error, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
 }

@@ -142,7 +142,7 @@ struct SourceOptions: ParsableArguments {
             let playing: [AudioNode]
             do {
                 playing = try PipeWireSource.probe(target)
-            } catch let error as PipeWireSoundError {
+            } catch let error as CaptureError {
                 throw UsageError(message: error.description)
             }
             if case .application = target {
@@ -389,8 +389,8 @@ struct ServerOptions: ParsableArguments {
     /// The origins of `--pathway`, checked: none, or two and more on different servers.
     func pathways() throws -> [Pathway] {
         guard !pathwayTexts.isEmpty else { return [] }
-        do throws(Pathway.Problem) {
-            let pathways = try pathwayTexts.map { text throws(Pathway.Problem) in try Pathway.parse(text) }
+        do throws(SettingError) {
+            let pathways = try pathwayTexts.map { text throws(SettingError) in try Pathway.parse(text) }
             try Pathway.check(pathways)
             return pathways
         } catch {

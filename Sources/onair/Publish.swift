@@ -168,10 +168,10 @@ struct Publish: AsyncParsableCommand {
         LibavLog.silence()
         OpenFileLimit.raise()
         try checkPort()
-        do throws(TLSProblem) {
+        do throws(ServerError) {
             try server.tls?.check()
         } catch {
-            throw UsageError(message: error.message)
+            throw UsageError(message: error.description)
         }
         var configuration = broadcastConfiguration
         PushTrust.trust(authoritiesIn: push.certificateAuthorities)

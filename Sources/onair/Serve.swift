@@ -132,10 +132,10 @@ struct Serve: AsyncParsableCommand {
                 throw UsageError(message: "--ingest-tokens \(path) is not UTF-8 text")
             }
             SecretText.warnIfShared(path, what: "--ingest-tokens \(path)")
-            do throws(IngestTokens.Problem) {
+            do throws(ServerError) {
                 tokens.byChannel = try IngestTokens.parse(file: text)
             } catch {
-                throw UsageError(message: "--ingest-tokens \(path), line \(error.line): \(error.reason)")
+                throw UsageError(message: "--ingest-tokens \(path), \(error)")
             }
         }
         guard !tokens.isEmpty else {
@@ -157,10 +157,10 @@ struct Serve: AsyncParsableCommand {
                 message:
                     "port \(server.port) on \(server.host) is not available (\(problem)); choose another with --port")
         }
-        do throws(TLSProblem) {
+        do throws(ServerError) {
             try server.tls?.check()
         } catch {
-            throw UsageError(message: error.message)
+            throw UsageError(message: error.description)
         }
         try recording.checkWritable()
         try rewind.checkWritable()

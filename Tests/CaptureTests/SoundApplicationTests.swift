@@ -85,6 +85,10 @@ struct SoundApplicationTests {
         #expect(try SoundDevice(parsing: "pipewire:alsa_input.usb-mic") == .pipeWire(.node("alsa_input.usb-mic")))
         #expect(try SoundDevice(parsing: "pulse:desk.monitor") == .alsa("pulse:desk.monitor"))
         #expect(try SoundDevice(parsing: "hw:1,0") == .alsa("hw:1,0"))
-        #expect(throws: PipeWireSoundError.self) { try SoundDevice(parsing: "app:") }
+        #expect(
+            throws: CaptureError.pipeWireSound(
+                "app: needs an application: its name, its binary or its process id (app:firefox, app:1234); onair devices lists the applications playing now"
+            )
+        ) { try SoundDevice(parsing: "app:") }
     }
 }

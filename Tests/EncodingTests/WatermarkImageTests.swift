@@ -51,15 +51,15 @@ import Testing
             width: 2, height: 2, bitDepth: 8, colourType: 6,
             rows: [[UInt8]](repeating: [1, 2, 3, 4, 5, 6, 7, 8], count: 2))
         let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0, 16, 0x4A, 0x46, 0x49, 0x46]
-        #expect(throws: WatermarkError.notPNG("image")) { try WatermarkImage(png: jpeg) }
-        #expect(throws: WatermarkError.corrupt("image", "")) { try WatermarkImage(png: Array(good.dropLast(30))) }
+        #expect(throws: EncodingError.notPNG("image")) { try WatermarkImage(png: jpeg) }
+        #expect(throws: EncodingError.corrupt("image", "")) { try WatermarkImage(png: Array(good.dropLast(30))) }
         var damaged = good
         damaged[damaged.count - 20] ^= 0xFF
-        #expect(throws: WatermarkError.corrupt("image", "")) { try WatermarkImage(png: damaged) }
+        #expect(throws: EncodingError.corrupt("image", "")) { try WatermarkImage(png: damaged) }
         let empty = PNGBuilder.make(width: 0, height: 0, bitDepth: 8, colourType: 6, rows: [])
-        #expect(throws: WatermarkError.empty("image")) { try WatermarkImage(png: empty) }
+        #expect(throws: EncodingError.empty("image")) { try WatermarkImage(png: empty) }
         #expect(
-            WatermarkError.notPNG("logo.jpg.png").description
+            EncodingError.notPNG("logo.jpg.png").description
                 == "--watermark logo.jpg.png is not a PNG file; convert it to PNG")
     }
 }

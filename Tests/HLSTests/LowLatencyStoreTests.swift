@@ -137,8 +137,10 @@ import Testing
     @Test func reloadsTooFarAheadOrWithoutSequenceAreRefused() {
         let store = Self.store()
         Self.publish(store, segments: 2)  // last segment: 1
-        #expect(throws: LiveStore.ReloadProblem.partWithoutSequence) { try store.checkReload(msn: nil, part: 0) }
-        #expect(throws: LiveStore.ReloadProblem.tooFarAhead(msn: 4, last: 1)) {
+        #expect(throws: LiveFile.Refusal.badRequest("_HLS_part needs _HLS_msn")) {
+            try store.checkReload(msn: nil, part: 0)
+        }
+        #expect(throws: LiveFile.Refusal.badRequest("_HLS_msn=4 is more than 2 segments after the last one, 1")) {
             try store.checkReload(msn: 4, part: nil)
         }
         #expect(throws: Never.self) { try store.checkReload(msn: 3, part: 2) }

@@ -66,22 +66,22 @@ import Testing
         #expect {
             try LadderRequest.parse(text)
         } throws: { error in
-            (error as? LadderProblem)?.description.contains(message) == true
+            (error as? SettingError)?.description.contains(message) == true
         }
     }
 
     @Test func aLadderMustBeOfOneShapeAndNameEachRungOnce() throws {
-        #expect(throws: LadderProblem.self) { try plan("720p,720p") }
-        #expect(throws: LadderProblem.self) { try plan("720p,1280x720") }
+        #expect(throws: SettingError.self) { try plan("720p,720p") }
+        #expect(throws: SettingError.self) { try plan("720p,1280x720") }
         #expect {
             try plan("1280x720,640x480")
         } throws: { error in
-            (error as? LadderProblem)?.description.contains("640x480 does not have the shape of 1280x720") == true
+            (error as? SettingError)?.description.contains("640x480 does not have the shape of 1280x720") == true
         }
         #expect {
             try plan("1440p,2160p")
         } throws: { error in
-            (error as? LadderProblem)?.description.contains("every rung is above the source's 1920x1080") == true
+            (error as? SettingError)?.description.contains("every rung is above the source's 1920x1080") == true
         }
         // Within 2 %: 854x480 beside 1280x720.
         #expect(rungs(try plan("1280x720,854x480")) == ["1280x720 1280x720 2500k", "854x480 854x480 1400k"])

@@ -72,7 +72,7 @@ final class TestChannel: @unchecked Sendable {
     func part(named name: String, timeout: Duration) async -> LiveFile? {
         await store.part(named: name, timeout: timeout)
     }
-    func checkReload(msn: Int?, part: Int?) throws(LiveStore.ReloadProblem) {
+    func checkReload(msn: Int?, part: Int?) throws(LiveFile.Refusal) {
         try store.checkReload(msn: msn, part: part)
     }
     var continuation: (firstSequence: Int, earlierSegments: Int) { timeline.continuation }

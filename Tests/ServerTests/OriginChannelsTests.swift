@@ -322,10 +322,13 @@ final class ChangeLog: Sendable {
         let rules = IngestTokens(byChannel: tokens)
         #expect(rules.allows(channel: "beta", authorization: "Bearer beta#token-0123456789"))
         #expect(!rules.allows(channel: "alpha", authorization: "Bearer beta#token-0123456789"))
-        #expect(throws: IngestTokens.Problem(line: 2, reason: "channel alpha is given twice")) {
+        #expect(throws: ServerError.ingestTokens(line: 2, reason: "channel alpha is given twice")) {
             try IngestTokens.parse(file: "alpha a-token-0123456789abc\nalpha b-token-0123456789abc")
         }
-        #expect(throws: IngestTokens.Problem.self) {
+        #expect(
+            throws: ServerError.ingestTokens(
+                line: 1, reason: "expected 'CHANNEL TOKEN' (a channel name and a token of at least 16 characters)")
+        ) {
             try IngestTokens.parse(file: "../x token-0123456789abcdef")
         }
     }

@@ -2,19 +2,13 @@ import Runtime
 internal import CALSA
 import Media
 
-/// A failed ALSA call, with ALSA's own message.
-public struct AlsaError: Error, CustomStringConvertible {
-    public let code: Int32
-    public let operation: String
+/// ALSA's own message for a code. Wraps `snd_strerror`.
+func alsaMessage(_ code: Int32) -> String { String(cString: snd_strerror(code)) }
 
-    /// Wraps `snd_strerror`.
-    public var description: String { "\(operation) failed: \(String(cString: snd_strerror(code)))" }
-}
-
-/// Throws an `AlsaError` for a negative ALSA result.
+/// Throws ``CaptureError/alsa(code:operation:)`` for a negative ALSA result.
 @discardableResult
-func checkALSA(_ code: Int32, _ operation: @autoclosure () -> String) throws(AlsaError) -> Int32 {
-    guard code >= 0 else { throw AlsaError(code: code, operation: operation()) }
+func checkALSA(_ code: Int32, _ operation: @autoclosure () -> String) throws(CaptureError) -> Int32 {
+    guard code >= 0 else { throw .alsa(code: code, operation: operation()) }
     return code
 }
 
@@ -58,7 +52,7 @@ final class AlsaDevice: @unchecked Sendable {
                 (SND_PCM_FORMAT_FLOAT_LE, .floatInterleaved),
             ]
             guard let chosen = formats.first(where: { snd_pcm_hw_params_set_format(pcm, params, $0.0) == 0 }) else {
-                throw AlsaError(code: -22, operation: "\(name) offers none of S16_LE, S32_LE, FLOAT_LE")
+                throw CaptureError.alsa(code: -22, operation: "\(name) offers none of S16_LE, S32_LE, FLOAT_LE")
             }
             var channels: UInt32 = 2
             try checkALSA(snd_pcm_hw_params_set_channels_near(pcm, params, &channels), "channels")
@@ -85,7 +79,7 @@ final class AlsaDevice: @unchecked Sendable {
 
     /// Reads up to one period into `frame`; returns how many frames arrived (0 after an overrun,
     /// which is recovered). Wraps `snd_pcm_readi` and `snd_pcm_recover`.
-    func read(into frame: AudioFrame, overruns: Counter) throws(AlsaError) -> Int {
+    func read(into frame: AudioFrame, overruns: Counter) throws(CaptureError) -> Int {
         let count = frame.withInterleavedBytes { bytes in
             snd_pcm_readi(pcm, bytes.baseAddress, snd_pcm_uframes_t(frame.sampleCount))
         }

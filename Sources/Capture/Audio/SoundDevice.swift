@@ -8,12 +8,11 @@ public enum SoundDevice: Sendable, Equatable, CustomStringConvertible {
     case pipeWire(PipeWireTarget)
 
     /// `app:NAME`, `pipewire[:NAME]`, or an ALSA device name. `app:` with no name is refused.
-    public init(parsing text: String) throws(PipeWireSoundError) {
+    public init(parsing text: String) throws(CaptureError) {
         if text.hasPrefix("app:") {
             guard let application = SoundApplication(String(text.dropFirst(4))) else {
-                throw PipeWireSoundError(
-                    description:
-                        "app: needs an application: its name, its binary or its process id (app:firefox, app:1234); onair devices lists the applications playing now"
+                throw .pipeWireSound(
+                    "app: needs an application: its name, its binary or its process id (app:firefox, app:1234); onair devices lists the applications playing now"
                 )
             }
             self = .pipeWire(.application(application))

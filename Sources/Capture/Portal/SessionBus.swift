@@ -84,7 +84,7 @@ final class SessionBus {
         var reply: OpaquePointer?
         let result = sd_bus_call(bus, message, UInt64(timeout * 1e6), &error, &reply)
         guard result >= 0, let reply else {
-            throw BusError.call(
+            throw CaptureError.busCall(
                 member, name: error.name.map { String(cString: $0) } ?? "",
                 message: error.message.map { String(cString: $0) } ?? String(cString: strerror(-result)))
         }
@@ -124,7 +124,9 @@ final class SessionBus {
     }
 
     private func check(_ result: Int32, _ what: String) throws {
-        guard result >= 0 else { throw BusError.call(what, name: "", message: String(cString: strerror(-result))) }
+        guard result >= 0 else {
+            throw CaptureError.busCall(what, name: "", message: String(cString: strerror(-result)))
+        }
     }
 
     // MARK: Writing
@@ -147,7 +149,7 @@ final class SessionBus {
     static func append(_ value: BusValue, to message: OpaquePointer) throws {
         func ok(_ result: Int32) throws {
             guard result >= 0 else {
-                throw BusError.call("writing a message", name: "", message: String(cString: strerror(-result)))
+                throw CaptureError.busCall("writing a message", name: "", message: String(cString: strerror(-result)))
             }
         }
         switch value {
@@ -185,7 +187,7 @@ final class SessionBus {
             for item in items { try append(item, to: message) }
             try ok(sd_bus_message_close_container(message))
         case .other:
-            throw BusError.call("writing a message", name: "", message: "a value of no known type")
+            throw CaptureError.busCall("writing a message", name: "", message: "a value of no known type")
         }
     }
 
@@ -205,7 +207,7 @@ final class SessionBus {
         let peeked = sd_bus_message_peek_type(message, &type, &contents)
         guard peeked > 0 else {
             if peeked < 0 {
-                throw BusError.call("reading a message", name: "", message: String(cString: strerror(-peeked)))
+                throw CaptureError.busCall("reading a message", name: "", message: String(cString: strerror(-peeked)))
             }
             return nil
         }
@@ -256,12 +258,9 @@ final class SessionBus {
     }
 }
 
-enum BusError: Error, CustomStringConvertible {
-    case call(String, name: String, message: String)
-
-    var description: String {
-        switch self {
-        case .call(let what, let name, let message): "\(what): \(message)" + (name.isEmpty ? "" : " (\(name))")
-        }
+extension CaptureError {
+    /// A session-bus call that failed: what was asked, and the bus's error name and message.
+    static func busCall(_ what: String, name: String, message: String) -> Self {
+        .portal("\(what): \(message)" + (name.isEmpty ? "" : " (\(name))"))
     }
 }

@@ -87,7 +87,7 @@ final class PictureFitter {
     {
         let scaler = try wholeScaler(width: mapping.sourceWidth, height: mapping.sourceHeight)
         guard let copy, copy.width == mapping.sourceWidth, copy.height == mapping.sourceHeight else {
-            throw RedrawBeforeRead()
+            throw CaptureError.redrawBeforeRead
         }
         for band in bands(of: piece.source) {
             try read(band) { pixels, stride in copy.put(band, from: pixels, stride: stride) }
@@ -210,9 +210,4 @@ final class PictureFitter {
         whole = scaler
         return scaler
     }
-}
-
-/// Rows redrawn before the whole area was read once: a caller's mistake, said rather than drawn.
-struct RedrawBeforeRead: Error, CustomStringConvertible {
-    var description: String { "a redraw of rows before the whole area was read" }
 }

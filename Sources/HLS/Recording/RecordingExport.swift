@@ -58,7 +58,7 @@ struct RecordingTracks {
             let path = recording.appendingPathComponent(relative)
             let bytes = try RegularFile.read(path.path, limit: 64 << 20)
             guard let playlist = MediaPlaylist.parse(String(decoding: bytes, as: UTF8.self)), !playlist.segments.isEmpty
-            else { throw RecordingExportError("\(path.path) is not a recording's playlist with segments") }
+            else { throw StoreFailure.content("\(path.path) is not a recording's playlist with segments") }
             return Track(folder: path.deletingLastPathComponent(), playlist: playlist)
         }
         let index = recording.appendingPathComponent(MediaFileName.multivariantPlaylist.description)
@@ -67,17 +67,12 @@ struct RecordingTracks {
             let largest = multivariant.variants.max(by: {
                 ($0.width * $0.height, $0.bandwidth) < ($1.width * $1.height, $1.bandwidth)
             })
-        else { throw RecordingExportError("\(index.path) is missing or not a multivariant playlist") }
+        else { throw StoreFailure.content("\(index.path) is missing or not a multivariant playlist") }
         picture = try track(largest.uri)
         sound = try largest.audioGroup.flatMap { group in multivariant.audio.first { $0.groupID == group } }.map {
             try track($0.uri)
         }
     }
-}
-
-struct RecordingExportError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
 
 /// One export's muxer and where each kind of input goes in it.
@@ -140,7 +135,7 @@ private final class Remux {
             // The picture comes from the picture's track only, the sound from the sound's when apart.
             if let sound = inputs.sound, (kind == .audio) != (track.folder == sound.folder) { return }
             guard let stream = streams[kind] else {
-                throw RecordingExportError("a stream appears after the recording's start")
+                throw StoreFailure.content("a stream appears after the recording's start")
             }
             let time = packet.decodeSeconds
             if closingUp, first == nil, !shifted {
@@ -168,7 +163,7 @@ private final class Remux {
                 streams[kind] = try output.addStream(like: stream)
             }
         }
-        guard streams[.video] != nil else { throw RecordingExportError("the recording has no picture") }
+        guard streams[.video] != nil else { throw StoreFailure.content("the recording has no picture") }
         try output.open(options: [("movflags", "+faststart")])
         return output
     }

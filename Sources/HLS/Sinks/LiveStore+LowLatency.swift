@@ -4,19 +4,6 @@ public import HLSModel
 /// (blocking playlist reload, preload hints). A held request is a continuation, resumed by the
 /// store's thread after the publication that satisfies it: no thread and no polling per request.
 extension LiveStore {
-    /// Why a blocking playlist request is refused (HTTP 400).
-    public enum ReloadProblem: Error, Equatable, CustomStringConvertible {
-        case partWithoutSequence
-        case tooFarAhead(msn: Int, last: Int)
-
-        public var description: String {
-            switch self {
-            case .partWithoutSequence: "_HLS_part needs _HLS_msn"
-            case .tooFarAhead(let msn, let last): "_HLS_msn=\(msn) is more than 2 segments after the last one, \(last)"
-            }
-        }
-    }
-
     /// The file as the request should get it. For Low-Latency HLS: a media playlist request with
     /// `_HLS_msn` (and `_HLS_part`) waits until the playlist holds that segment (part), and
     /// `_HLS_skip=YES` gets the delta update; a request for the hinted next part waits for it.
@@ -36,11 +23,7 @@ extension LiveStore {
             return await part(named: request.file, timeout: timeout)
         }
         guard name == .mediaPlaylist, var file = file(named: request.file) else { return file(named: request.file) }
-        do {
-            try checkReload(msn: request.msn, part: request.part)
-        } catch {
-            throw .badRequest(error.description)
-        }
+        try checkReload(msn: request.msn, part: request.part)
         if let msn = request.msn, await !waitUntilListed(msn: msn, part: request.part, timeout: timeout) {
             throw .timedOut("_HLS_msn=\(msn) did not come in three target durations")
         }
@@ -48,14 +31,15 @@ extension LiveStore {
         return file
     }
 
-    /// Checks `_HLS_msn` / `_HLS_part` before waiting for them.
-    public func checkReload(msn: Int?, part: Int?) throws(ReloadProblem) {
+    /// Checks `_HLS_msn` / `_HLS_part` before waiting for them: a part with no segment, or a
+    /// segment more than two after the last, is a bad request.
+    public func checkReload(msn: Int?, part: Int?) throws(LiveFile.Refusal) {
         guard let msn else {
-            if part != nil { throw .partWithoutSequence }
+            if part != nil { throw .badRequest("_HLS_part needs _HLS_msn") }
             return
         }
         let last = state.withLock { $0.timeline.lastSequence }
-        if msn > last + 2 { throw .tooFarAhead(msn: msn, last: last) }
+        if msn > last + 2 { throw .badRequest("_HLS_msn=\(msn) is more than 2 segments after the last one, \(last)") }
     }
 
     /// The media playlist as served: the delta update when `skip` is asked and offered.

@@ -27,7 +27,7 @@ public struct DiskStore: FileStore {
 
     public func delete(_ path: String, timeout: Double = 0) throws(StoreFailure) {
         guard unlink(url(of: path).path) == 0 || errno == ENOENT else {
-            throw .disk(String(cString: strerror(errno)))
+            throw systemFailure(errno)
         }
     }
 
@@ -55,7 +55,7 @@ private func writeAtomically(_ bytes: [UInt8], as name: String, in folder: URL) 
     let unnamed = open(folder.path, unnamedFileFlags, 0o644)
     if unnamed < 0 {
         guard errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL else {
-            throw SystemError(errno)
+            throw systemFailure(errno)
         }
         try writeNamed(bytes, to: temporary)
     } else {
@@ -63,22 +63,18 @@ private func writeAtomically(_ bytes: [UInt8], as name: String, in folder: URL) 
         try writeAll(bytes, to: unnamed)
         unlink(temporary.path)  // one a killed run may have left
         guard linkat(AT_FDCWD, "/proc/self/fd/\(unnamed)", AT_FDCWD, temporary.path, AT_SYMLINK_FOLLOW) == 0 else {
-            throw SystemError(errno)
+            throw systemFailure(errno)
         }
     }
     guard rename(temporary.path, target.path) == 0 else {
         let code = errno
         unlink(temporary.path)
-        throw SystemError(code)
+        throw systemFailure(code)
     }
 }
 
 /// A failed system call, said as the system says it: `No space left on device`.
-private struct SystemError: Error, CustomStringConvertible {
-    let code: Int32
-    init(_ code: Int32) { self.code = code }
-    var description: String { String(cString: strerror(code)) }
-}
+private func systemFailure(_ code: Int32) -> StoreFailure { .disk(String(cString: strerror(code))) }
 
 /// `O_TMPFILE | O_WRONLY | O_CLOEXEC`: Linux's `O_TMPFILE` is a compound macro Swift does not import.
 private let unnamedFileFlags: Int32 = 0o20000000 | O_DIRECTORY | O_WRONLY | O_CLOEXEC
@@ -89,7 +85,7 @@ private func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws {
         let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
         if count < 0 {
             if errno == EINTR { continue }
-            throw SystemError(errno)
+            throw systemFailure(errno)
         }
         written += count
     }

@@ -16,7 +16,9 @@ public protocol FileStore: Sendable {
     func delete(_ path: String, timeout: Double) throws(StoreFailure)
 }
 
-/// Why a store did not keep or remove a file, and whether trying again may help.
+/// Why files were not kept, removed or read as they should be (a store, a recording), and whether
+/// trying again may help: the one error family of `HLS` (a refused request is a `LiveFile.Refusal`,
+/// which knows its HTTP status).
 public enum StoreFailure: Error, Equatable, CustomStringConvertible {
     /// No answer: refused, unresolved, reset, timed out, a TLS failure.
     case unreachable(String)
@@ -24,11 +26,14 @@ public enum StoreFailure: Error, Equatable, CustomStringConvertible {
     case status(Int, String)
     /// The disk refused (full, read-only, gone).
     case disk(String)
+    /// Files read are not what they should be (a recording's playlists, its media).
+    case content(String)
 
     /// A 5xx, 408, 429, no answer or a disk may pass; another 4xx needs the user (credentials, a path).
     public var isTransient: Bool {
         switch self {
         case .unreachable, .disk: true
+        case .content: false
         // 424: the destination lacks files the playlist names (an origin that restarted); they are sent again.
         case .status(let code, _): code >= 500 || code == 408 || code == 424 || code == 429
         }
@@ -36,7 +41,7 @@ public enum StoreFailure: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .unreachable(let reason), .disk(let reason): reason
+        case .unreachable(let reason), .disk(let reason), .content(let reason): reason
         case .status(let code, let reason): "HTTP \(code)\(reason.isEmpty ? "" : " \(reason)")" + Self.hint(code)
         }
     }

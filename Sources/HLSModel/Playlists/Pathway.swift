@@ -13,49 +13,23 @@ public struct Pathway: Sendable, Equatable {
         self.base = base
     }
 
-    public enum Problem: Error, Equatable, CustomStringConvertible {
-        case notNameAndURL(String)
-        case badName(String)
-        case badURL(String)
-        case alone
-        case repeatedName(String)
-        case sameServer(String, String)
-
-        public var description: String {
-            switch self {
-            case .notNameAndURL(let text):
-                "--pathway \(text): give NAME=URL, e.g. --pathway a=http://origin-a.example:8080"
-            case .badName(let name):
-                "--pathway \(name): a name is 1 to 32 letters, digits, '.', '-' or '_'"
-            case .badURL(let url):
-                "--pathway \(url): the URL is http:// or https://, a host, an optional port and path, no query"
-            case .alone:
-                "--pathway names every origin viewers may use, this one and its twin: give at least two"
-            case .repeatedName(let name):
-                "--pathway \(name) is given twice: each origin needs a name of its own"
-            case .sameServer(let first, let second):
-                "--pathway \(first) and \(second) name the same server: a twin is another server"
-            }
-        }
-    }
-
     /// `NAME=URL`, as `--pathway` takes it.
-    public static func parse(_ text: String) throws(Problem) -> Pathway {
-        guard let equals = text.firstIndex(of: "=") else { throw .notNameAndURL(text) }
+    public static func parse(_ text: String) throws(SettingError) -> Pathway {
+        guard let equals = text.firstIndex(of: "=") else { throw .pathwayNotNameAndURL(text) }
         let name = String(text[..<equals])
         let url = String(text[text.index(after: equals)...])
-        guard (1...32).contains(name.utf8.count), name.utf8.allSatisfy(isNameByte) else { throw .badName(name) }
-        guard let base = normalizedBase(url) else { throw .badURL(url) }
+        guard (1...32).contains(name.utf8.count), name.utf8.allSatisfy(isNameByte) else { throw .pathwayBadName(name) }
+        guard let base = normalizedBase(url) else { throw .pathwayBadURL(url) }
         return Pathway(id: name, base: base)
     }
 
     /// A list `--pathway` may give: two or more, names and servers all different.
-    public static func check(_ pathways: [Pathway]) throws(Problem) {
-        guard pathways.count >= 2 else { throw .alone }
+    public static func check(_ pathways: [Pathway]) throws(SettingError) {
+        guard pathways.count >= 2 else { throw .pathwayAlone }
         for (index, pathway) in pathways.enumerated() {
             for earlier in pathways[..<index] {
-                if earlier.id == pathway.id { throw .repeatedName(pathway.id) }
-                if earlier.server == pathway.server { throw .sameServer(earlier.id, pathway.id) }
+                if earlier.id == pathway.id { throw .pathwayRepeatedName(pathway.id) }
+                if earlier.server == pathway.server { throw .pathwaySameServer(earlier.id, pathway.id) }
             }
         }
     }

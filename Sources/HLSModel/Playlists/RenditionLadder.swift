@@ -25,11 +25,12 @@ public enum LadderRequest: Sendable, Equatable {
     }
 
     /// Parses `auto`, or a comma-separated list of rungs.
-    public static func parse(_ text: String) throws(LadderProblem) -> LadderRequest {
+    public static func parse(_ text: String) throws(SettingError) -> LadderRequest {
         if text == "auto" { return .auto }
         let items = text.split(separator: ",", omittingEmptySubsequences: false)
         guard !items.isEmpty, items.count <= RenditionLadder.maximumRungs else {
-            throw LadderProblem("--renditions takes 1 to \(RenditionLadder.maximumRungs) rungs, e.g. 1080p,720p,360p")
+            throw SettingError.renditions(
+                "--renditions takes 1 to \(RenditionLadder.maximumRungs) rungs, e.g. 1080p,720p,360p")
         }
         var rungs: [Rung] = []
         for item in items {
@@ -38,43 +39,35 @@ public enum LadderRequest: Sendable, Equatable {
         return .rungs(rungs)
     }
 
-    private static func parseRung(_ item: Substring) throws(LadderProblem) -> Rung {
+    private static func parseRung(_ item: Substring) throws(SettingError) -> Rung {
         let fields = item.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
         let sizeText = fields[0]
         var bitrate: Int?
         if fields.count == 2 {
             guard let rate = bitsPerSecond(fields[1]), (100_000...50_000_000).contains(rate) else {
-                throw LadderProblem("--renditions: '\(item)' has a bad rate: give 100k to 50M, e.g. 720p@2500k")
+                throw SettingError.renditions(
+                    "--renditions: '\(item)' has a bad rate: give 100k to 50M, e.g. 720p@2500k")
             }
             bitrate = rate
         }
         if sizeText.hasSuffix("p"), let short = Int(sizeText.dropLast()), String(short) + "p" == sizeText {
             guard (144...2160).contains(short), short % 2 == 0 else {
-                throw LadderProblem("--renditions: '\(item)' is out of range: 144p to 2160p, even")
+                throw SettingError.renditions("--renditions: '\(item)' is out of range: 144p to 2160p, even")
             }
             return Rung(size: .shortSide(short), bitrate: bitrate)
         }
         let sides = sizeText.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard sides.count == 2, let width = Int(sides[0]), let height = Int(sides[1]) else {
-            throw LadderProblem(
+            throw SettingError.renditions(
                 "--renditions: '\(item)' is not a rung: give a quality (720p) or a size (1280x720), "
                     + "each with an optional @rate, e.g. 1080p,720p,360p or 1280x720@2500k,640x360@600k")
         }
         guard (16...3840).contains(width), (16...2160).contains(height), width % 2 == 0, height % 2 == 0 else {
-            throw LadderProblem("--renditions: '\(item)' is out of range: 16x16 to 3840x2160, both even")
+            throw SettingError.renditions("--renditions: '\(item)' is out of range: 16x16 to 3840x2160, both even")
         }
         return Rung(size: .exact(width: width, height: height), bitrate: bitrate)
     }
 
-}
-
-/// Why a ladder is refused: one line for the user.
-public struct LadderProblem: Error, Equatable, CustomStringConvertible {
-    public let description: String
-
-    public init(_ description: String) {
-        self.description = description
-    }
 }
 
 /// The renditions a broadcast encodes, largest first: the first is the captured picture's size,
@@ -126,7 +119,7 @@ public struct RenditionLadder: Sendable, Equatable {
     /// others are scaled from its picture. `cores` is for `auto`.
     public static func plan(
         _ request: LadderRequest, sourceWidth: Int, sourceHeight: Int, cores: Int
-    ) throws(LadderProblem) -> RenditionLadder {
+    ) throws(SettingError) -> RenditionLadder {
         guard case .rungs(let asked) = request else {
             return auto(sourceWidth: sourceWidth, sourceHeight: sourceHeight, cores: cores)
         }
@@ -154,7 +147,7 @@ public struct RenditionLadder: Sendable, Equatable {
             }
             guard !rungs.contains(where: { $0.id == id || ($0.width == size.width && $0.height == size.height) })
             else {
-                throw LadderProblem("--renditions: \(id) is given twice")
+                throw SettingError.renditions("--renditions: \(id) is given twice")
             }
             rungs.append(
                 Rung(
@@ -162,7 +155,7 @@ public struct RenditionLadder: Sendable, Equatable {
                     videoBitrate: rung.bitrate ?? bitrate(width: size.width, height: size.height)))
         }
         guard !rungs.isEmpty else {
-            throw LadderProblem(
+            throw SettingError.renditions(
                 "--renditions: every rung is above the source's \(sourceWidth)x\(sourceHeight); give smaller ones")
         }
         rungs.sort { $0.width * $0.height > $1.width * $1.height }
@@ -170,7 +163,7 @@ public struct RenditionLadder: Sendable, Equatable {
         for rung in rungs.dropFirst() {
             let shape = Double(rung.width * top.height) / Double(rung.height * top.width)
             guard abs(shape - 1) <= 0.02 else {
-                throw LadderProblem(
+                throw SettingError.renditions(
                     "--renditions: \(rung.id) does not have the shape of \(top.id) (\(top.width)x\(top.height)); "
                         + "every rung is scaled from the largest, so give sizes of one shape or quality names")
             }

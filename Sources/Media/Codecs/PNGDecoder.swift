@@ -3,35 +3,28 @@ internal import CFFmpeg
 /// One-shot PNG decoding through libav's decoder in strict mode (CRCs checked, any damage fatal),
 /// into premultiplied RGBA in 0…1 whatever the bit depth or colour type.
 public enum PNGDecoder {
-    /// A decoded picture: premultiplied red, green, blue, alpha per pixel, rows top to bottom.
+    /// A decoded picture: premultiplied red, green, blue, alpha per pixel, rows top to bottom; nil
+    /// for a pixel layout not read here.
     public struct Picture: Sendable {
         public let width: Int
         public let height: Int
-        public let pixels: [SIMD4<Float>]
+        /// libav's name of the decoded layout (`rgba`, `pal8`, …).
+        public let layout: String
+        public let pixels: [SIMD4<Float>]?
     }
 
-    /// Why PNG bytes were not decoded.
-    public enum Failure: Error, Equatable {
-        /// Damaged or truncated: libav's account of it.
-        case damaged(String)
-        /// A pixel layout not read here, by libav's name.
-        case unsupported(String)
-    }
-
-    /// Decodes `bytes`, a whole PNG file.
-    public static func premultipliedRGBA(_ bytes: [UInt8]) throws(Failure) -> Picture {
-        let frame: UnsafeMutablePointer<AVFrame>
-        do {
-            frame = try decode(bytes)
-        } catch {
-            throw .damaged("\(error)")
-        }
+    /// Decodes `bytes`, a whole PNG file; damaged or truncated bytes are libav's error.
+    public static func premultipliedRGBA(_ bytes: [UInt8]) throws(LibavError) -> Picture {
+        let frame = try decode(bytes)
         defer {
             var frame: UnsafeMutablePointer<AVFrame>? = frame
             av_frame_free(&frame)
         }
-        let pixels = try PixelReader.premultipliedRGBA(frame)
-        return Picture(width: Int(frame.pointee.width), height: Int(frame.pointee.height), pixels: pixels)
+        let format = AVPixelFormat(frame.pointee.format)
+        return Picture(
+            width: Int(frame.pointee.width), height: Int(frame.pointee.height),
+            layout: av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "unknown",
+            pixels: PixelReader.premultipliedRGBA(frame))
     }
 
     /// Wraps the `png` decoder: `avcodec_send_packet` and `avcodec_receive_frame`.
@@ -62,7 +55,8 @@ public enum PNGDecoder {
 
 /// Reads each layout libav's PNG decoder produces into premultiplied float RGBA.
 enum PixelReader {
-    static func premultipliedRGBA(_ frame: UnsafeMutablePointer<AVFrame>) throws(PNGDecoder.Failure) -> [SIMD4<Float>] {
+    /// Nil for a layout not read here.
+    static func premultipliedRGBA(_ frame: UnsafeMutablePointer<AVFrame>) -> [SIMD4<Float>]? {
         let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
         let format = AVPixelFormat(frame.pointee.format)
         let data = frame.pointee.data.0!
@@ -102,7 +96,7 @@ enum PixelReader {
                 return [g, g, g, 1]
             }
         case AV_PIX_FMT_PAL8:
-            guard let palette else { throw .unsupported("palette without colours") }
+            guard let palette else { return nil }
             // libav stores each entry as native-endian 0xAARRGGBB, with tRNS alpha folded in.
             read = { r, x in
                 let entry = palette[Int(data[r * stride + x])]
@@ -112,7 +106,7 @@ enum PixelReader {
                 ]
             }
         default:
-            throw .unsupported(String(cString: av_get_pix_fmt_name(format)))
+            return nil
         }
         var pixels: [SIMD4<Float>] = []
         pixels.reserveCapacity(width * height)

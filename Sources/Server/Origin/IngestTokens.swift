@@ -23,27 +23,22 @@ public struct IngestTokens: Sendable, Equatable {
 
     /// Reads a tokens file: one `channel token` pair a line; blank lines and lines starting with `#` skipped.
     /// Throws a one-line reason naming the first bad line.
-    public static func parse(file text: String) throws(Problem) -> [ChannelName: String] {
+    public static func parse(file text: String) throws(ServerError) -> [ChannelName: String] {
         var tokens: [ChannelName: String] = [:]
         for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             // A comment is a whole line: a token may hold a '#'.
             let fields = line.split(whereSeparator: \.isWhitespace)
             if fields.isEmpty || fields[0].hasPrefix("#") { continue }
             guard fields.count == 2, let channel = ChannelName(String(fields[0])), fields[1].utf8.count >= 16 else {
-                throw Problem(
+                throw .ingestTokens(
                     line: index + 1,
                     reason: "expected 'CHANNEL TOKEN' (a channel name and a token of at least 16 characters)")
             }
             guard tokens[channel] == nil else {
-                throw Problem(line: index + 1, reason: "channel \(channel) is given twice")
+                throw .ingestTokens(line: index + 1, reason: "channel \(channel) is given twice")
             }
             tokens[channel] = String(fields[1])
         }
         return tokens
-    }
-
-    public struct Problem: Error, Equatable {
-        public var line: Int
-        public var reason: String
     }
 }

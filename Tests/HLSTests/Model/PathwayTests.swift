@@ -16,26 +16,26 @@ import Testing
     }
 
     @Test func whatAPathwayCannotBe() {
-        #expect(throws: Pathway.Problem.notNameAndURL("http://a")) { try Pathway.parse("http://a") }
-        #expect(throws: Pathway.Problem.badName("a b")) { try Pathway.parse("a b=http://a") }
-        #expect(throws: Pathway.Problem.badName("")) { try Pathway.parse("=http://a") }
-        #expect(throws: Pathway.Problem.badURL("ftp://a")) { try Pathway.parse("a=ftp://a") }
-        #expect(throws: Pathway.Problem.badURL("http://a/?x=1")) { try Pathway.parse("a=http://a/?x=1") }
-        #expect(throws: Pathway.Problem.badURL("http://a:0")) { try Pathway.parse("a=http://a:0") }
-        #expect(throws: Pathway.Problem.badURL("http://")) { try Pathway.parse("a=http://") }
+        #expect(throws: SettingError.pathwayNotNameAndURL("http://a")) { try Pathway.parse("http://a") }
+        #expect(throws: SettingError.pathwayBadName("a b")) { try Pathway.parse("a b=http://a") }
+        #expect(throws: SettingError.pathwayBadName("")) { try Pathway.parse("=http://a") }
+        #expect(throws: SettingError.pathwayBadURL("ftp://a")) { try Pathway.parse("a=ftp://a") }
+        #expect(throws: SettingError.pathwayBadURL("http://a/?x=1")) { try Pathway.parse("a=http://a/?x=1") }
+        #expect(throws: SettingError.pathwayBadURL("http://a:0")) { try Pathway.parse("a=http://a:0") }
+        #expect(throws: SettingError.pathwayBadURL("http://")) { try Pathway.parse("a=http://") }
     }
 
     @Test func aListNamesTwoServersOrMore() throws {
         let a = Pathway(id: "a", base: "http://a.example:8080")
-        #expect(throws: Pathway.Problem.alone) { try Pathway.check([a]) }
-        #expect(throws: Pathway.Problem.repeatedName("a")) {
+        #expect(throws: SettingError.pathwayAlone) { try Pathway.check([a]) }
+        #expect(throws: SettingError.pathwayRepeatedName("a")) {
             try Pathway.check([a, Pathway(id: "a", base: "http://b.example")])
         }
         // The same server, however its address is spelled.
-        #expect(throws: Pathway.Problem.sameServer("a", "b")) {
+        #expect(throws: SettingError.pathwaySameServer("a", "b")) {
             try Pathway.check([a, Pathway(id: "b", base: "http://A.example:8080/other")])
         }
-        #expect(throws: Pathway.Problem.sameServer("a", "b")) {
+        #expect(throws: SettingError.pathwaySameServer("a", "b")) {
             try Pathway.check([
                 Pathway(id: "a", base: "http://a.example"), Pathway(id: "b", base: "http://a.example:80"),
             ])

@@ -1,14 +1,10 @@
 internal import CPipeWire
 import Foundation
 
-/// Why PipeWire sound cannot be had: said in one line, with what to use instead.
-public struct PipeWireSoundError: Error, CustomStringConvertible, Equatable {
-    public let description: String
-
+extension CaptureError {
     static func noPipeWire(_ detail: String) -> Self {
-        Self(
-            description:
-                "no PipeWire to capture from (\(detail)): start the desktop's PipeWire (systemctl --user start pipewire wireplumber), or capture through ALSA with --audio default"
+        .pipeWireSound(
+            "no PipeWire to capture from (\(detail)): start the desktop's PipeWire (systemctl --user start pipewire wireplumber), or capture through ALSA with --audio default"
         )
     }
 }
@@ -21,7 +17,7 @@ final class PipeWireSession: @unchecked Sendable {
     private let session: UnsafeMutablePointer<CPA_session>
 
     /// Connects and reads the node list, waiting up to `timeout` seconds.
-    init(timeout: Double = 2) throws(PipeWireSoundError) {
+    init(timeout: Double = 2) throws(CaptureError) {
         var error = [CChar](repeating: 0, count: 256)
         guard let session = CPA_connect(Int32(timeout * 1000), &error, error.count) else {
             throw .noPipeWire(Self.message(error))
@@ -58,10 +54,10 @@ final class PipeWireSession: @unchecked Sendable {
     }
 
     /// Starts capturing one node (`serial`), or the default source or sink monitor (serial 0).
-    func capture(serial: UInt32, monitor: Bool) throws(PipeWireSoundError) -> PipeWireCapture {
+    func capture(serial: UInt32, monitor: Bool) throws(CaptureError) -> PipeWireCapture {
         var error = [CChar](repeating: 0, count: 256)
         guard let capture = CPA_capture_open(session, serial, monitor ? 1 : 0, &error, error.count) else {
-            throw PipeWireSoundError(description: Self.message(error))
+            throw .pipeWireSound(Self.message(error))
         }
         return PipeWireCapture(capture: capture, serial: serial, session: self)
     }

@@ -116,15 +116,14 @@ public final class PipeWireSource: AudioSource, @unchecked Sendable {
     }
 
     /// The node a `.node` target names (a sink's monitor or a source), checked to exist.
-    private static func node(for target: PipeWireTarget, in nodes: [AudioNode]) throws(PipeWireSoundError)
+    private static func node(for target: PipeWireTarget, in nodes: [AudioNode]) throws(CaptureError)
         -> AudioNode?
     {
         guard case .node(let name) = target else { return nil }
         if let node = nodes.first(where: { $0.name == name && $0.kind != .applicationStream }) { return node }
         let known = nodes.filter { $0.kind != .applicationStream }.map { "pipewire:\($0.name)" }
-        throw PipeWireSoundError(
-            description:
-                "no PipeWire sink or source is called '\(name)'; use pipewire:monitor (what the desktop plays), pipewire:default (the microphone)"
+        throw .pipeWireSound(
+            "no PipeWire sink or source is called '\(name)'; use pipewire:monitor (what the desktop plays), pipewire:default (the microphone)"
                 + (known.isEmpty ? "" : ", or one of \(known.prefix(12).joined(separator: ", "))")
                 + " (onair devices lists them)")
     }

@@ -1,4 +1,5 @@
-/// Why a capture source cannot start; each message says what to do.
+/// Why a capture source cannot start or goes on no more (the screen, the portal, ALSA, PipeWire
+/// sound): the one error family of `Capture`; each message says what to do.
 public enum CaptureError: Error, CustomStringConvertible, Equatable {
     case noDisplay(String)
     case noWindow(String, closeMatches: [String])
@@ -11,6 +12,12 @@ public enum CaptureError: Error, CustomStringConvertible, Equatable {
     case portalRefused
     case portalNoFormat(String)
     case portal(String)
+    /// A failed ALSA call: its code and what was attempted.
+    case alsa(code: Int32, operation: String)
+    /// PipeWire sound that cannot be had, said in one line with what to use instead.
+    case pipeWireSound(String)
+    /// Rows redrawn before the whole picture was read once: a caller's mistake, said rather than drawn.
+    case redrawBeforeRead
 
     public var description: String {
         switch self {
@@ -39,6 +46,9 @@ public enum CaptureError: Error, CustomStringConvertible, Equatable {
             "the compositor offered no picture onair can read (BGRx or BGRA in shared memory)"
                 + (why.isEmpty ? "" : ": \(why)")
         case .portal(let message): "screen-sharing portal: \(message)"
+        case .alsa(let code, let operation): "\(operation) failed: \(alsaMessage(code))"
+        case .pipeWireSound(let message): message
+        case .redrawBeforeRead: "a redraw of rows before the whole area was read"
         }
     }
 }
