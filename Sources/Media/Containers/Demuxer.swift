@@ -29,7 +29,6 @@ public final class Demuxer {
     }
 
     private var context: UnsafeMutablePointer<AVFormatContext>?
-    public let streams: [Stream]
 
     /// Opens `address` (a path, or any address libavformat reads, e.g. `concat:init.mp4|seg.m4s`)
     /// and reads enough to know its streams. Wraps `avformat_open_input` and
@@ -42,20 +41,24 @@ public final class Demuxer {
             avformat_close_input(&context)
             throw error
         }
-        let context = context!
-        streams = (0..<Int(context.pointee.nb_streams)).map { number in
-            let stream = context.pointee.streams[number]!
-            let parameters = stream.pointee.codecpar!
-            let kind: MediaKind? =
-                switch parameters.pointee.codec_type {
-                case AVMEDIA_TYPE_VIDEO: .video
-                case AVMEDIA_TYPE_AUDIO: .audio
-                default: nil
-                }
-            return Stream(
-                kind: kind, timeBase: TimeBase(stream.pointee.time_base.num, stream.pointee.time_base.den),
-                parameters: UnsafePointer(parameters))
-        }
+    }
+
+    /// The container's streams as known so far: an MPEG-TS may show one more partway through.
+    public var streams: [Stream] {
+        (0..<Int(context!.pointee.nb_streams)).map { Self.describe(context!.pointee.streams[$0]!) }
+    }
+
+    private static func describe(_ stream: UnsafeMutablePointer<AVStream>) -> Stream {
+        let parameters = stream.pointee.codecpar!
+        let kind: MediaKind? =
+            switch parameters.pointee.codec_type {
+            case AVMEDIA_TYPE_VIDEO: .video
+            case AVMEDIA_TYPE_AUDIO: .audio
+            default: nil
+            }
+        return Stream(
+            kind: kind, timeBase: TimeBase(stream.pointee.time_base.num, stream.pointee.time_base.den),
+            parameters: UnsafePointer(parameters))
     }
 
     /// Reads the packets to the end, handing each to `body`. Wraps `av_read_frame`.
@@ -63,7 +66,9 @@ public final class Demuxer {
         let packet = try LibavAllocation(av_packet_alloc(), "av_packet_alloc") { av_packet_free(&$0) }
         while av_read_frame(context, packet.pointer) >= 0 {
             defer { av_packet_unref(packet.pointer) }
-            try body(Packet(packet: packet.pointer, stream: streams[Int(packet.pointer.pointee.stream_index)]))
+            // The packet's stream as the context has it now (it may have appeared since the start).
+            let stream = context!.pointee.streams[Int(packet.pointer.pointee.stream_index)]!
+            try body(Packet(packet: packet.pointer, stream: Self.describe(stream)))
         }
     }
 

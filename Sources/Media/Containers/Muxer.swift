@@ -137,9 +137,16 @@ public final class Muxer {
     public func write(_ packet: Demuxer.Packet, to stream: Stream, shiftedBy shift: Double) throws(LibavError) {
         let raw = packet.packet
         let base = packet.stream.timeBase
-        let offset = Int64((shift * Double(base.denominator) / Double(base.numerator)).rounded())
-        if raw.pointee.pts != Demuxer.noTimestamp { raw.pointee.pts += offset }
-        if raw.pointee.dts != Demuxer.noTimestamp { raw.pointee.dts += offset }
+        // The times come from files (a hosted channel's are its publisher's): one out of range is
+        // refused, never let to overflow.
+        let ticks = (shift * Double(base.denominator) / Double(base.numerator)).rounded()
+        let outOfRange = LibavError(code: -ERANGE, operation: "shifting a packet's time")
+        guard let offset = Int64(exactly: ticks) else { throw outOfRange }
+        for time in [\AVPacket.pts, \AVPacket.dts] where raw.pointee[keyPath: time] != Demuxer.noTimestamp {
+            let (shifted, overflow) = raw.pointee[keyPath: time].addingReportingOverflow(offset)
+            guard !overflow, shifted != Demuxer.noTimestamp else { throw outOfRange }
+            raw.pointee[keyPath: time] = shifted
+        }
         raw.pointee.stream_index = stream.index
         raw.pointee.pos = -1
         av_packet_rescale_ts(raw, AVRational(num: base.numerator, den: base.denominator), timeBases[Int(stream.index)])
