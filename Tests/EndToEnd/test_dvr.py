@@ -118,6 +118,28 @@ def test_a_window_from_a_segment_starts_there_with_three_target_durations(short)
     assert publisher.get("dvr-media.m3u8?from=x").status == 400
 
 
+def test_a_number_in_a_viewers_query_never_takes_the_server_down(short):
+    """Any viewer may send any number: each out of its range is one 400 saying the range, and the
+    server goes on (a delay of 9.3e15 s once trapped the process in its arithmetic)."""
+    publisher, _ = short
+    for query, reason in [
+        ("dvr-media.m3u8?delay=9300000000000000", "delay must be at most 604800"),
+        ("dvr-media.m3u8?delay=999999999999999999", "delay must be at most 604800"),
+        ("dvr.m3u8?delay=604801", "delay must be at most 604800"),
+        ("dvr-media.m3u8?from=1125899906842624", "from must be at most 1125899906842623"),
+        ("media.m3u8?_HLS_msn=999999999999999999", "_HLS_msn must be at most 1125899906842623"),
+    ]:
+        response = publisher.get(query)
+        assert response is not None and response.status == 400 and reason in response.text, (query, response)
+        assert publisher.process.poll() is None, f"the server died of {query}"
+    # The longest delay there is: a week back is before the window began, so its head and the three
+    # target durations a player needs to start (or all of it, while it is younger than that).
+    window = window_of(publisher)
+    oldest = MediaPlaylist(publisher.get("dvr-media.m3u8?delay=604800").text)
+    assert min(6, window.duration) <= oldest.duration <= 8.5, (oldest.duration, window.duration)
+    assert abs(oldest.sequence - window.sequence) <= 1 and not oldest.ended
+
+
 def test_a_folder_that_cannot_be_written_is_refused_before_anything_starts(tmp_path):
     (tmp_path / "a-file").write_text("")
     result = run_onair("publish", "--dvr", "2h", "--dvr-dir", str(tmp_path / "a-file" / "dvr"), timeout=20)

@@ -70,8 +70,8 @@ public struct LiveRequest: Sendable, Equatable {
             else { continue }
             guard seen.insert(key).inserted else { throw .badQuery("\(key) is given twice") }
             switch key {
-            case "_HLS_msn": request.msn = try number(value, name: key)
-            case "_HLS_part": request.part = try number(value, name: key)
+            case "_HLS_msn": request.msn = try number(value, name: key, upTo: maximumNumber)
+            case "_HLS_part": request.part = try number(value, name: key, upTo: IngestRules.partsPerSegment)
             case "_HLS_skip":
                 guard let skip = Skip(rawValue: value) else { throw .badQuery("_HLS_skip must be YES or v2") }
                 request.skip = skip
@@ -79,9 +79,9 @@ public struct LiveRequest: Sendable, Equatable {
                 // Not one of ours: counted by address instead, as players that send none are.
                 if isToken(value, limit: 64, dots: false) { request.session = value }
             case "from":
-                request.from = try number(value, name: key)
+                request.from = try number(value, name: key, upTo: maximumNumber)
             case "delay":
-                request.delay = try number(value, name: key)
+                request.delay = try number(value, name: key, upTo: longestDelay)
             case "token":
                 // Not a token of ours: a private channel refuses the request as it refuses no token.
                 if isToken(value, limit: 128, dots: true) { request.token = value }
@@ -98,12 +98,19 @@ public struct LiveRequest: Sendable, Equatable {
         self.file = file
     }
 
-    /// A whole number of at most 18 digits, written in plain digits: segment numbers follow the epoch
-    /// (ten digits with 1 s segments), and 18 digits never overflow.
-    private static func number(_ value: String, name: String) throws(Problem) -> Int {
+    /// The largest segment number a request may name (`_HLS_msn`, `from`): the bound every number
+    /// this project makes or takes keeps (``EpochNumbering``), so arithmetic on it cannot overflow.
+    public static let maximumNumber = (1 << 50) - 1
+    /// The largest `delay`, in seconds: the longest rewind window (`--dvr 168h`).
+    public static let longestDelay = 7 * 24 * 3600
+
+    /// A whole number from 0 to `maximum`, in plain digits, checked here where it enters: what
+    /// the routes then add, subtract or multiply it by stays far inside `Int`.
+    private static func number(_ value: String, name: String, upTo maximum: Int) throws(Problem) -> Int {
         guard (1...18).contains(value.utf8.count), value.utf8.allSatisfy({ (48...57).contains($0) }),
             let number = Int(value)
         else { throw .badQuery("\(name) must be a whole number") }
+        guard number <= maximum else { throw .badQuery("\(name) must be at most \(maximum)") }
         return number
     }
 

@@ -41,6 +41,22 @@ import Testing
         }
     }
 
+    @Test func numbersAreBoundedWhereTheyEnter() throws {
+        #expect(try parse("dvr-media.m3u8", "delay=604800").delay == 604_800, "a week, the longest window")
+        #expect(try parse("dvr-media.m3u8", "from=1125899906842623").from == 1_125_899_906_842_623, "2^50 - 1")
+        #expect(try parse("media.m3u8", "_HLS_msn=1&_HLS_part=600").part == 600)
+        let refused: [(String, String)] = [
+            ("delay=9300000000000000", "delay must be at most 604800"),
+            ("delay=604801", "delay must be at most 604800"),
+            ("from=1125899906842624", "from must be at most 1125899906842623"),
+            ("_HLS_msn=999999999999999999", "_HLS_msn must be at most 1125899906842623"),
+            ("_HLS_msn=1&_HLS_part=601", "_HLS_part must be at most 600"),
+        ]
+        for (query, reason) in refused {
+            #expect(throws: LiveRequest.Problem.badQuery(reason)) { try parse("dvr-media.m3u8", query) }
+        }
+    }
+
     @Test(arguments: [
         "..", "../media.m3u8", "..%2Fmedia.m3u8", ".hidden", "a/b", "a\\b", "seg0.m4s\u{0}.txt", "%2e%2e", "", "é.m4s",
         String(repeating: "a", count: 129),
