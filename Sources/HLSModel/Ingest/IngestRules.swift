@@ -48,6 +48,7 @@ public enum IngestRules {
                         + "\(MediaPlaylist.decimal(overrun)) s)")
             }
         }
+        try checkListedOnce(playlist)
         guard let lowLatency = playlist.lowLatency else { return }
         guard lowLatency.partTarget >= shortestSegment, lowLatency.partTarget <= Double(target) else {
             throw .badRequest("media.m3u8: PART-TARGET must be above 10 ms and at most EXT-X-TARGETDURATION")
@@ -62,6 +63,19 @@ public enum IngestRules {
                     "media.m3u8: the part \(part.uri) lasts \(MediaPlaylist.decimal(part.duration)) s; "
                         + "a part lasts more than 0 and at most PART-TARGET")
             }
+        }
+    }
+
+    /// Every segment and part is listed once: a segment is built from the files its publisher sent,
+    /// so a part listed twice would make the origin hold (and serve) its bytes twice, and one listed
+    /// 600 times, 600 copies of what was pushed once.
+    static func checkListedOnce(_ playlist: MediaPlaylist) throws(IngestAssembler.Refusal) {
+        var seen = Set<String>()
+        let uris =
+            playlist.segments.flatMap { [$0.uri] + $0.parts.map(\.uri) }
+            + (playlist.lowLatency?.openParts.map(\.uri) ?? [])
+        for uri in uris where !seen.insert(uri).inserted {
+            throw .badRequest("media.m3u8 lists \(uri) twice; each segment and part is listed once")
         }
     }
 

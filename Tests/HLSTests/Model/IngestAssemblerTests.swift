@@ -344,6 +344,17 @@ import Testing
             "#EXT-X-TARGETDURATION:1\n" + String(repeating: "#EXTINF:1,\nseg0.m4s\n", count: 1001),
             "media.m3u8 lists 1001 segments; an origin takes at most 1000"
         ),
+        // One part pushed once, listed 600 times: 600 copies of its bytes.
+        (
+            "#EXT-X-TARGETDURATION:2\n#EXT-X-PART-INF:PART-TARGET=0.2\n"
+                + String(repeating: "#EXT-X-PART:DURATION=0.2,URI=\"part0.0.m4s\"\n", count: 600)
+                + "#EXTINF:2,\nseg0.m4s\n",
+            "media.m3u8 lists part0.0.m4s twice; each segment and part is listed once"
+        ),
+        (
+            "#EXT-X-TARGETDURATION:2\n#EXTINF:2,\nseg0.m4s\n#EXTINF:2,\nseg0.m4s\n",
+            "media.m3u8 lists seg0.m4s twice"
+        ),
     ])
     func everyNumberAPublisherSendsIsBounded(body: String, reason: String) throws {
         var origin = IngestAssembler(channel: "demo")
