@@ -109,6 +109,37 @@ import Testing
         #expect(window.playlist.segments.last?.programDateTime == Self.start + 60_000)
     }
 
+    @Test func segmentsFarShorterThanTheTargetDurationGetAShorterWindowNotAHugePlaylist() {
+        // Two hours of window, TARGETDURATION 1, segments of 10 ms: once 720,000 entries, each added
+        // one at a time with the whole window summed and copied again (a core busy for minutes).
+        var window = DVRWindow(seconds: 7200, version: 6, targetDuration: 1)
+        #expect(window.maximumEntries == 14_402)
+        var gone = 0
+        for sequence in 0..<20_000 {
+            gone +=
+                window.append(
+                    sequence: sequence, file: "seg\(sequence).m4s", duration: 0.01,
+                    programDateTime: Self.start + Int64(sequence) * 10, discontinuity: false, map: "init.mp4",
+                    format: .fmp4, missingDuration: 0.01
+                ).count
+        }
+        #expect(window.playlist.segments.count == 14_402)
+        #expect(window.playlist.mediaSequence == 20_000 - 14_402)
+        // Then a jump to 10,000,000: gaps up to the bound, listed at once, and the new segment last.
+        gone +=
+            window.append(
+                sequence: 10_000_000, file: "seg10000000.m4s", duration: 0.01, programDateTime: Self.start + 400_000,
+                discontinuity: false, map: "init.mp4", format: .fmp4, missingDuration: 0.01
+            ).count
+        #expect(window.playlist.segments.count == 14_402)
+        #expect(window.playlist.segments.last?.uri == "seg10000000.m4s")
+        #expect(window.playlist.segments.dropLast().allSatisfy { $0.gap })
+        #expect(window.playlist.mediaSequence == 10_000_000 - 14_401)
+        #expect(window.lastSequence == 10_000_000)
+        // Every file listed before the jump has left, and its grace (3 s of media) has passed.
+        #expect(gone == 20_000)
+    }
+
     @Test func aDiscontinuityIsCountedWhenItsSegmentLeavesAsLiveCountsIt() {
         var window = DVRWindow(seconds: 6, version: 6, targetDuration: 2, discontinuitySequence: 2)
         for sequence in 0..<6 {

@@ -17,7 +17,13 @@ public struct DVRWindow: Sendable, Equatable {
     /// Seconds of media a segment's file stays after it left the playlist (HLS: its duration plus
     /// the longest playlist that held it, counted from when it was listed).
     public let grace: Double
-    public private(set) var playlist: MediaPlaylist
+    /// What it lists, the segments that left it included until the next compaction: each
+    /// segment costs the same whatever the window's length (a week of 1 s segments is 600,000).
+    private var stored: MediaPlaylist
+    /// How many of `stored`'s first segments have left the window.
+    private var left = 0
+    /// Gaps among the segments listed now: EXT-X-GAP needs version 8.
+    private var listedGaps = 0
     /// The version without gaps; EXT-X-GAP needs 8.
     private let version: Int
     /// The live number of the newest listed segment.
@@ -26,6 +32,8 @@ public struct DVRWindow: Sendable, Equatable {
     private var leaving: [Leaving] = []
     /// Media seconds listed so far, head included and removed: the window's clock.
     private var clock = 0.0
+    /// Media seconds listed now.
+    private var listedSeconds = 0.0
 
     private struct Leaving: Sendable, Equatable {
         var file: String
@@ -37,81 +45,120 @@ public struct DVRWindow: Sendable, Equatable {
         self.seconds = seconds
         grace = 3 * Double(targetDuration)
         self.version = version
-        playlist = MediaPlaylist(
+        stored = MediaPlaylist(
             version: version, targetDuration: targetDuration, discontinuitySequence: discontinuitySequence)
+    }
+
+    /// The window's playlist as it stands (`dvr-media.m3u8`).
+    public var playlist: MediaPlaylist {
+        var playlist = stored.dropping(first: left)
+        playlist.version = listedGaps > 0 ? max(version, 8) : version
+        return playlist
     }
 
     /// One segment as the live timeline listed it: `file` nil when it is not on disk (listed as a
     /// gap). Segments of numbers between the last one and this are listed as gaps of `missingDuration`.
-    /// Returns the files that may now be deleted.
+    /// Returns the files that may now be deleted. Linear in what arrives: the gaps of a jump are
+    /// listed at once, and the head trimmed once.
     public mutating func append(
         sequence: Int, file: String?, duration: Double, programDateTime: Int64, discontinuity: Bool, map: String?,
         format: ContainerFormat, missingDuration: Double
     ) -> [String] {
+        var arriving: [MediaPlaylist.Segment] = []
         if let last = lastSequence {
             guard sequence > last else { return [] }
             // Gaps past what the window holds would only slide out again, and a publisher may jump
             // its numbers by up to 2^50: a hole longer than the window empties it, and only its
             // last `room` numbers are listed.
-            let room = Int((seconds / missingDuration).rounded(.up)) + 1
+            let room = min(Int((seconds / max(missingDuration, 0.001)).rounded(.up)) + 1, maximumEntries - 1)
             var first = last + 1
             if sequence - first > room {
-                while let head = playlist.segments.first {
-                    playlist = playlist.starting(at: playlist.mediaSequence + 1, keeping: 0)
-                    if !head.gap { leaving.append(Leaving(file: head.uri, leftAt: clock)) }
-                }
+                drop(stored.segments.count - left)
                 first = sequence - room
-                playlist.mediaSequence = first
+                stored.mediaSequence = first
             }
             // Within a run the gaps are timed back from this segment. Across a publisher's restart
             // (a discontinuity) they go on from the newest listed one, and the wall clock jumps at
             // the new run's first segment, where the discontinuity is.
-            let restartsAfter = discontinuity ? playlist.segments.last : nil
+            let restartsAfter = discontinuity && left < stored.segments.count ? stored.segments.last : nil
             var wallTime =
                 restartsAfter.map { $0.programDateTime + Int64(($0.duration * 1000).rounded()) }
                 ?? programDateTime - Int64((Double(sequence - first) * missingDuration * 1000).rounded())
+            arriving.reserveCapacity(sequence - first + 1)
             for missing in first..<sequence {
-                add(
+                arriving.append(
                     MediaPlaylist.Segment(
                         uri: MediaFileName.segment(missing, format).description, duration: missingDuration,
                         programDateTime: wallTime, gap: true))
                 wallTime += Int64((missingDuration * 1000).rounded())
             }
         } else {
-            playlist.mediaSequence = sequence
-            playlist.initSegmentURI = map
+            stored.mediaSequence = sequence
+            stored.initSegmentURI = map
         }
         let uri = file ?? MediaFileName.segment(sequence, format).description
         let newMap = map != nil && map != currentMap ? map : nil
-        add(
+        arriving.append(
             MediaPlaylist.Segment(
                 uri: uri, duration: duration, programDateTime: programDateTime,
                 discontinuity: discontinuity, map: newMap, gap: file == nil))
+        add(arriving)
         lastSequence = sequence
-        playlist.version = playlist.segments.contains(where: \.gap) ? max(version, 8) : version
         // A hosted channel's timeline goes on when its publisher comes back: so does the window.
-        playlist.ended = false
+        stored.ended = false
         return expired()
+    }
+
+    /// The most segments it lists: two a target duration of its length. A publisher's segments
+    /// are near their target duration; one whose segments are far shorter (0.01 s under a target
+    /// of 1 s) gets a shorter window, not a playlist of hundreds of thousands of entries.
+    public var maximumEntries: Int {
+        Int((2 * seconds / Double(stored.targetDuration)).rounded(.up)) + 2
     }
 
     /// The window has ended: EXT-X-ENDLIST, until a segment follows (an origin's channel goes on in
     /// one timeline across its publisher's runs).
     public mutating func end() {
-        playlist.ended = true
+        stored.ended = true
     }
 
     /// The init segment the newest listed segment plays with.
     private var currentMap: String? {
-        playlist.segments.last { $0.map != nil }?.map ?? playlist.initSegmentURI
+        stored.segments.last { $0.map != nil }?.map ?? stored.initSegmentURI
     }
 
-    private mutating func add(_ segment: MediaPlaylist.Segment) {
-        playlist.segments.append(segment)
-        clock += segment.duration
-        // The head goes once what follows it still fills the window.
-        while let head = playlist.segments.first, playlist.duration - head.duration >= seconds {
-            playlist = playlist.starting(at: playlist.mediaSequence + 1, keeping: 0)
-            if !head.gap { leaving.append(Leaving(file: head.uri, leftAt: clock)) }
+    /// Lists the arriving segments, then lets the head go while what follows it still fills the
+    /// window (or the window lists more than it may).
+    private mutating func add(_ arriving: [MediaPlaylist.Segment]) {
+        stored.segments += arriving
+        for segment in arriving {
+            clock += segment.duration
+            listedSeconds += segment.duration
+            if segment.gap { listedGaps += 1 }
+        }
+        var count = 0
+        while left + count < stored.segments.count,
+            listedSeconds - stored.segments[left + count].duration >= seconds
+                || stored.segments.count - left - count > maximumEntries
+        {
+            listedSeconds -= stored.segments[left + count].duration
+            count += 1
+        }
+        drop(count)
+    }
+
+    /// Lets the first `count` listed segments go: their files leave now. What left is let go of
+    /// once it is as long as what is listed, so the work stays in proportion to what arrives.
+    private mutating func drop(_ count: Int) {
+        guard count > 0 else { return }
+        for head in stored.segments[left..<(left + count)] {
+            if head.gap { listedGaps -= 1 } else { leaving.append(Leaving(file: head.uri, leftAt: clock)) }
+        }
+        left += count
+        if left * 2 >= stored.segments.count {
+            stored = stored.dropping(first: left)
+            left = 0
+            listedSeconds = stored.duration
         }
     }
 
@@ -153,6 +200,13 @@ extension MediaPlaylist {
             kept -= segments[dropped].duration
             dropped += 1
         }
+        return dropping(first: dropped)
+    }
+
+    /// The playlist without its first `count` segments: their discontinuities and the init
+    /// segment in force carried over. One pass over the segments.
+    public func dropping(first count: Int) -> MediaPlaylist {
+        let dropped = min(count, segments.count)
         guard dropped > 0 else { return self }
         var playlist = self
         let leaving = segments[..<dropped]
