@@ -7,6 +7,7 @@ import re
 import socket
 import time
 import urllib.request
+from pathlib import Path
 
 from edges import TOKEN, Origin
 from harness import Publisher, fetch, wait_until
@@ -279,4 +280,101 @@ def test_a_push_is_refused_before_its_body_and_a_waiting_client_is_told_to_send(
             connection.sendall(b"media")
             assert connection.recv(4096).startswith(b"HTTP/1.1 201")
     finally:
+        origin.stop()
+
+
+def origin_memory(origin):
+    metrics = fetch(f"{origin.base}/metrics").text
+    return float(re.search(r"^onair_origin_memory_bytes(?:\{[^}]*\})? (\S+)$", metrics, re.MULTILINE).group(1))
+
+
+def resident_megabytes(process):
+    status = Path(f"/proc/{process.pid}/status").read_text()
+    return int(re.search(r"^VmRSS:\s+(\d+) kB", status, re.MULTILINE).group(1)) / 1024
+
+
+def test_a_part_listed_many_times_is_refused_and_allocates_nothing():
+    """One 1 MiB part, then a playlist that lists it 600 times in one segment: once 600 copies
+    (670 MB resident under a 64 MB budget, and 7.5 GB tried for a 12 MiB part). Now a 400 naming
+    the part, and the budgets hold."""
+    origin = Origin("--channel-memory", "16M", "--origin-memory", "64M")
+    try:
+        base = origin.ingest()
+        assert put(base + "init.mp4", b"init")[0] == 201
+        assert put(base + "part0.0.m4s", bytes(1 << 20))[0] == 201
+        before = resident_megabytes(origin.process)
+        text = "#EXTM3U\n#EXT-X-VERSION:9\n#EXT-X-TARGETDURATION:2\n#EXT-X-PART-INF:PART-TARGET=0.2\n"
+        text += '#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-MAP:URI="init.mp4"\n'
+        text += '#EXT-X-PART:DURATION=0.2,URI="part0.0.m4s"\n' * 600 + "#EXTINF:2.000,\nseg0.m4s\n"
+        status, reason = put(base + "media.m3u8", text.encode())
+        assert status == 400 and "lists part0.0.m4s twice" in reason, (status, reason)
+        assert origin.process.poll() is None
+        assert origin_memory(origin) <= 64_000_000
+        assert resident_megabytes(origin.process) - before < 50, "nothing was copied"
+    finally:
+        origin.stop()
+
+
+def delete(url, token=TOKEN, run=None):
+    headers = {"Authorization": f"Bearer {token}"}
+    if run:
+        headers["Onair-Run"] = run
+    request = urllib.request.Request(url, headers=headers, method="DELETE")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+def put_as(url, body, run):
+    request = urllib.request.Request(
+        url, data=body, method="PUT", headers={"Authorization": f"Bearer {TOKEN}", "Onair-Run": run})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+def test_a_second_token_holder_can_neither_end_nor_take_nor_rewrite_a_live_channel(tmp_path):
+    """While onair's publisher pushes, another holder of the same ingest token (naming no run, or
+    another) is refused every playlist: the window plus EXT-X-ENDLIST (which once ended the channel
+    for every viewer and, with --record-keep, deleted real recordings), a jump to MEDIA-SEQUENCE
+    900000 with one gap (which once took the channel over), a rewritten index.m3u8, a DELETE."""
+    records = tmp_path / "rec"
+    origin = Origin("--record", str(records), "--record-keep", "3")
+    publisher = Publisher(*LIVE, *origin.push_arguments())
+    try:
+        live = f"{origin.base}/live/demo/"
+        wait_until(lambda: (r := fetch(live + "media.m3u8")) and r.status == 200 and r.text.count("#EXTINF") >= 2,
+                   30, what="the publisher live")
+        base = origin.ingest()
+        window = fetch(live + "media.m3u8").text
+        jump = media_playlist(2, [("seg900000.m4s", "2.000")], sequence=900000).replace(
+            b"#EXTINF", b"#EXT-X-GAP\n#EXTINF")
+        rewritten = (b'#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=2000000,CODECS="hvc1.1.6.L93.B0,ec-3",'
+                     b"RESOLUTION=16384x16384,FRAME-RATE=1000\nmedia.m3u8\n")
+        for run in (None, "intruder-0123456789"):
+            for name, body in [("media.m3u8", (window + "#EXT-X-ENDLIST\n").encode()), ("media.m3u8", jump),
+                               ("index.m3u8", rewritten)]:
+                status, text = put_as(base + name, body, run) if run else put(base + name, body)
+                assert status == 409 and "is live from another publisher" in text, (run, name, status, text)
+            assert delete(base + "init.mp4", run=run)[0] == 409
+        # The real publisher goes on, told nothing, and viewers see its stream, not the intruder's.
+        first = MediaPlaylist(fetch(live + "media.m3u8").text)
+        wait_until(lambda: MediaPlaylist(fetch(live + "media.m3u8").text).sequence >= first.sequence + 2, 20,
+                   what="two more segments from the publisher")
+        playlist = MediaPlaylist(fetch(live + "media.m3u8").text)
+        assert not playlist.ended and not any(s.get("gap") for s in playlist.segments)
+        assert not any(s.get("discontinuity") for s in playlist.segments), "one run, never interrupted"
+        index = fetch(live + "index.m3u8").text
+        assert "hvc1" not in index and "16384" not in index, index
+        assert "409" not in publisher.output(), publisher.output()
+        # One recording: the intruders started none, so retention had nothing to remove.
+        folders = [p for p in (records / "demo").iterdir() if p.is_dir()]
+        assert len(folders) == 1, folders
+        assert "recording_removed" not in origin.output()
+    finally:
+        publisher.kill()
         origin.stop()

@@ -49,11 +49,60 @@ import Testing
     @Test func theNumberOfChannelsIsBounded() throws {
         let origin = OriginChannels(settings: .init(maximum: 2), registry: ChannelRegistry())
         for name: ChannelName in ["a", "b"] {
+            try origin.put(channel: name, file: .initSegment(continuing: nil), bytes: [1], now: 0, wallMilliseconds: 0)
             try origin.put(channel: name, file: .segment(0, .fmp4), bytes: [1], now: 0, wallMilliseconds: 0)
+            try origin.put(
+                channel: name, file: .mediaPlaylist, bytes: Self.playlist(segments: 1), now: 0, wallMilliseconds: 0)
         }
         #expect(throws: IngestAssembler.Refusal.full("this origin hosts 2 channels already")) {
             try origin.put(channel: "c", file: .segment(0, .fmp4), bytes: [1], now: 0, wallMilliseconds: 0)
         }
+    }
+
+    /// Files pushed to made-up names take no slot for good: a channel's first playlist that lists
+    /// media does. Until then the one pushed to longest ago makes room for a new channel.
+    @Test func channelsWithoutAPlaylistMakeRoomForNewOnes() throws {
+        let changes = ChangeLog()
+        let origin = OriginChannels(settings: .init(maximum: 2), registry: ChannelRegistry(), changed: changes.add)
+        for (name, now) in [("x", 0.0), ("y", 1.0)] as [(ChannelName, Double)] {
+            try origin.put(channel: name, file: .segment(0, .fmp4), bytes: [1], now: now, wallMilliseconds: 0)
+        }
+        try origin.put(channel: "real", file: .initSegment(continuing: nil), bytes: [1], now: 2, wallMilliseconds: 0)
+        #expect(changes.all == [.evicted("x")])
+        try origin.put(channel: "real", file: .segment(0, .fmp4), bytes: [1], now: 2, wallMilliseconds: 0)
+        try origin.put(
+            channel: "real", file: .mediaPlaylist, bytes: Self.playlist(segments: 1), now: 2, wallMilliseconds: 0)
+        #expect(origin.counts.channels == 2)
+    }
+
+    /// A live channel belongs to its publisher's run: another run's playlists and deletions are
+    /// refused (409) and change nothing, until the run ends.
+    @Test func aLiveChannelTakesPushesFromItsOwnRunOnly() throws {
+        let registry = ChannelRegistry()
+        let origin = OriginChannels(settings: .init(), registry: registry)
+        let own = ChannelOwner.Run("own-run-0123")!
+        let other = ChannelOwner.Run("other-run-0123")!
+        try origin.put(
+            channel: "demo", file: .initSegment(continuing: nil), bytes: [1], run: own, now: 0, wallMilliseconds: 0)
+        try origin.put(channel: "demo", file: .segment(0, .fmp4), bytes: [2], run: own, now: 0, wallMilliseconds: 0)
+        try origin.put(
+            channel: "demo", file: .mediaPlaylist, bytes: Self.playlist(segments: 1), run: own, now: 0,
+            wallMilliseconds: 0)
+        let ending = Self.playlist(segments: 1) + Array("#EXT-X-ENDLIST\n".utf8)
+        for run in [other, nil] {
+            #expect(throws: IngestAssembler.Refusal.self) {
+                try origin.put(
+                    channel: "demo", file: .mediaPlaylist, bytes: ending, run: run, now: 1, wallMilliseconds: 0)
+            }
+            #expect(throws: IngestAssembler.Refusal.self) {
+                try origin.delete(channel: "demo", file: .initSegment(continuing: nil), run: run, now: 1)
+            }
+        }
+        let live = try #require(registry.entry(named: "demo")?.channel as? LiveStore)
+        #expect(!String(decoding: live.mediaPlaylist(skip: false), as: UTF8.self).contains("ENDLIST"))
+        // The owner ends it; then another run may start the channel again.
+        try origin.put(channel: "demo", file: .mediaPlaylist, bytes: ending, run: own, now: 2, wallMilliseconds: 0)
+        try origin.put(channel: "demo", file: .segment(1, .fmp4), bytes: [3], run: other, now: 3, wallMilliseconds: 0)
     }
 
     /// A full origin lets go of the ended channel pushed to longest ago for a new one, never a live one.
@@ -77,10 +126,10 @@ import Testing
         #expect(registry.entry(named: "a") == nil)
         #expect(registry.entry(named: "b") != nil)
         #expect(origin.counts.channels == 2)
-        // "b" live, "c" not shown yet: nothing to let go.
-        #expect(throws: IngestAssembler.Refusal.full("this origin hosts 2 channels already")) {
-            try origin.put(channel: "d", file: .segment(0, .fmp4), bytes: [1], now: 10.5, wallMilliseconds: 0)
-        }
+        // "b" live, "c" without a playlist: "c" makes room for "d"; "b" is never let go.
+        try origin.put(channel: "d", file: .segment(0, .fmp4), bytes: [1], now: 11, wallMilliseconds: 0)
+        #expect(changes.all.contains(.evicted("c")))
+        #expect(registry.entry(named: "b") != nil)
     }
 
     /// What a channel holds is bounded across all its renditions, and what the origin holds across channels.
@@ -111,7 +160,7 @@ import Testing
         }
         #expect(origin.memory == 1500)
         // Deleted files give their room back.
-        origin.delete(channel: "b", rendition: "r1", file: .segment(0, .fmp4), now: 0)
+        try origin.delete(channel: "b", rendition: "r1", file: .segment(0, .fmp4), now: 0)
         #expect(origin.memory == 1200)
     }
 

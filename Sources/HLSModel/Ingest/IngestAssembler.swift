@@ -377,7 +377,7 @@ public struct IngestAssembler: Sendable {
 
     /// How long the run being followed holds the channel after its last playlist: two target
     /// durations, at least 4 s (a publisher that pushes every segment is late by one at most).
-    static func holdMilliseconds(targetDuration: Int) -> Int64 {
+    public static func holdMilliseconds(targetDuration: Int) -> Int64 {
         Int64(max(2 * targetDuration, 4)) * 1000
     }
 

@@ -2,6 +2,7 @@ import HLSModel
 import Runtime
 import Foundation
 import HLS
+import HTTPTypes
 import Hummingbird
 import Media
 import NIOCore
@@ -43,7 +44,7 @@ struct IngestRoutes {
                 do throws(IngestAssembler.Refusal) {
                     try channels.put(
                         channel: target.channel, rendition: target.rendition, file: target.file,
-                        bytes: Array(buffer: body), now: Self.now, wallMilliseconds: wall)
+                        bytes: Array(buffer: body), run: target.run, now: Self.now, wallMilliseconds: wall)
                 } catch {
                     throw HTTPError(error)
                 }
@@ -51,7 +52,13 @@ struct IngestRoutes {
             }
             router.delete(RouterPath(path)) { request, context in
                 let target = try target(request, context: context)
-                channels.delete(channel: target.channel, rendition: target.rendition, file: target.file, now: Self.now)
+                do throws(IngestAssembler.Refusal) {
+                    try channels.delete(
+                        channel: target.channel, rendition: target.rendition, file: target.file, run: target.run,
+                        now: Self.now)
+                } catch {
+                    throw HTTPError(error)
+                }
                 return Response(status: .noContent)
             }
         }
@@ -59,9 +66,13 @@ struct IngestRoutes {
 
     static var now: Double { Double(MediaClock.monotonicNanoseconds()) / 1e9 }
 
-    /// The channel, rendition folder and file a request names, once its token is checked.
+    /// The header field that names a publisher's run.
+    static let runField = HTTPField.Name(ChannelOwner.Run.header)!
+
+    /// The channel, rendition folder and file a request names, and the publisher's run it names,
+    /// once its token is checked.
     private func target(_ request: Request, context: ServerContext) throws -> (
-        channel: ChannelName, rendition: String?, file: MediaFileName
+        channel: ChannelName, rendition: String?, file: MediaFileName, run: ChannelOwner.Run?
     ) {
         let channel = try context.parameters.require("channel")
         let name = ChannelName(channel)
@@ -82,6 +93,12 @@ struct IngestRoutes {
                     "\(rendition.map { $0 + "/" } ?? "")\(text) is not a file name of this server (index.m3u8, and media.m3u8, init.mp4, segN.m4s, partN.I.m4s, segN.ts at the channel's top or in a rendition's folder)."
             )
         }
-        return (name, rendition, file)
+        let runText = request.headers[Self.runField]
+        let run = runText.flatMap(ChannelOwner.Run.init)
+        guard runText == nil || run != nil else {
+            throw HTTPError(
+                .badRequest, message: "\(ChannelOwner.Run.header) is 8 to 64 letters, digits, - or _ (a run's id).")
+        }
+        return (name, rendition, file, run)
     }
 }

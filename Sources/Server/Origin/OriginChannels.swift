@@ -99,12 +99,27 @@ public final class OriginChannels: Sendable {
         var removed = false
         /// The sinks of renditions let go by the push being taken, to finish once it is.
         var retiring: [SinkRunner] = []
+        /// The publisher's run it belongs to (one publisher at a time).
+        var owner = ChannelOwner()
 
         var isLive: Bool { !listed.isEmpty && listed.contains { feeds[$0]?.isLive == true } }
         var heldBytes: Int { feeds.values.reduce(0) { $0 + $1.assembler.heldBytes } }
         /// Once shown, no rendition live: a channel that may make room for another.
         var hasEnded: Bool {
             feeds.values.contains { $0.assembler.timeline != nil } && !feeds.values.contains(where: \.isLive)
+        }
+        /// No playlist that lists media yet: pushed files only.
+        var neverListed: Bool { feeds.values.allSatisfy { $0.assembler.timeline == nil } }
+        /// Some rendition's run goes on: it has not ended, nor been ended for its silence.
+        var hasLiveRun: Bool { feeds.values.contains(where: \.isLive) }
+        /// How long its publisher's run holds it after its last push: two target durations, at least 4 s.
+        var hold: Double {
+            let target = feeds.values.compactMap { $0.assembler.timeline?.configuration.targetDuration }.max() ?? 0
+            return Double(IngestAssembler.holdMilliseconds(targetDuration: target)) / 1000
+        }
+        /// Takes a push of `run`, or refuses it while the channel is another run's.
+        mutating func admit(_ run: ChannelOwner.Run?, now: Double, name: ChannelName) throws(IngestAssembler.Refusal) {
+            try owner.admit(run, now: now, live: hasLiveRun, hold: hold, channel: name)
         }
         /// Counts what it holds.
         func counted() -> Int {
@@ -138,10 +153,11 @@ public final class OriginChannels: Sendable {
     }
 
     /// Takes a pushed file: `rendition` is its folder for a ladder's rendition, nil at the channel's
-    /// top. Publications go to the channel's stores before this returns, in order.
+    /// top; `run`, the publisher's run as it names it (``ChannelOwner``). Publications go to the
+    /// channel's stores before this returns, in order.
     func put(
-        channel name: ChannelName, rendition: String? = nil, file: MediaFileName, bytes: [UInt8], now: Double,
-        wallMilliseconds: Int64
+        channel name: ChannelName, rendition: String? = nil, file: MediaFileName, bytes: [UInt8],
+        run: ChannelOwner.Run? = nil, now: Double, wallMilliseconds: Int64
     ) throws(IngestAssembler.Refusal) {
         var finished: [SinkRunner] = []
         defer { Self.finish(finished) }
@@ -156,6 +172,7 @@ public final class OriginChannels: Sendable {
                     // Worked on a copy: a refused push leaves the channel as it was.
                     var channel = state
                     let wasLive = channel.isLive
+                    try channel.admit(run, now: now, name: name)
                     try take(
                         file, bytes: bytes, into: &channel, name: name, rendition: rendition,
                         wall: wallMilliseconds, finished: &finished)
@@ -183,11 +200,13 @@ public final class OriginChannels: Sendable {
         let slot = try slots.withLock { slots throws(IngestAssembler.Refusal) -> Slot in
             if let slot = slots[name] { return slot }
             if slots.count >= settings.maximum {
-                // The ended channel pushed to longest ago goes before its retention is over.
-                let ended = slots.compactMap { key, slot in
-                    slot.state.withLock { $0.hasEnded ? (key, $0.lastPush) : nil }
+                // A channel takes a slot for good with its first playlist that lists media: until
+                // then (files pushed to a made-up name) it makes room for a new one, and so does an
+                // ended channel before its retention is over; the one pushed to longest ago goes.
+                let idle = slots.compactMap { key, slot in
+                    slot.state.withLock { $0.hasEnded || $0.neverListed ? (key, $0.lastPush) : nil }
                 }
-                guard let (oldest, pushed) = ended.min(by: { $0.1 < $1.1 }) else {
+                guard let (oldest, pushed) = idle.min(by: { $0.1 < $1.1 }) else {
                     throw .full("this origin hosts \(settings.maximum) channels already")
                 }
                 // Unless its publisher came back meanwhile.
@@ -289,11 +308,15 @@ public final class OriginChannels: Sendable {
         }
     }
 
-    /// Forgets a file the publisher deleted.
-    func delete(channel name: ChannelName, rendition: String? = nil, file: MediaFileName, now: Double) {
+    /// Forgets a file the publisher deleted; refused while the channel is another run's.
+    func delete(
+        channel name: ChannelName, rendition: String? = nil, file: MediaFileName, run: ChannelOwner.Run? = nil,
+        now: Double
+    ) throws(IngestAssembler.Refusal) {
         guard let slot = slots.withLock({ $0[name] }) else { return }
-        slot.state.withLock { channel in
+        try slot.state.withLock { channel throws(IngestAssembler.Refusal) in
             guard !channel.removed else { return }
+            try channel.admit(run, now: now, name: name)
             channel.feeds[rendition]?.assembler.delete(file)
             channel.lastPush = now
             recount(&channel)
