@@ -26,10 +26,16 @@ final class ConnectionGuard: Sendable {
     }
 
     let limit: Int
+    /// Seconds a request's body may take before it must keep up `minimumBodyRate` on average.
+    let bodyGrace: Double
+    /// Bytes a second a body must average once its grace is over: one trickled a byte every few
+    /// seconds would hold its connection, and its upload slot, for good.
+    static let minimumBodyRate = 16_384.0
     private let state = Mutex(State())
 
-    init(limit: Int) {
+    init(limit: Int, bodyGrace: Double = 30) {
         self.limit = limit
+        self.bodyGrace = bodyGrace
     }
 
     /// The handlers a new connection gets.
@@ -84,6 +90,9 @@ private final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHan
     fileprivate var closeAfterResponse = false
     /// A request's body is still to come (between a head that announces one and its end).
     private var bodyToCome = false
+    /// The body on its way in: its bytes so far, and the watch on its rate.
+    private var bodyBytes = 0
+    private var bodyWatch: RepeatedTask?
 
     init(guard connectionGuard: ConnectionGuard) {
         self.connectionGuard = connectionGuard
@@ -102,6 +111,7 @@ private final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHan
 
     func channelInactive(context: ChannelHandlerContext) {
         connectionGuard.remove(context.channel)
+        stopWatchingBody()
         context.fireChannelInactive()
     }
 
@@ -112,10 +122,36 @@ private final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHan
             bodyToCome =
                 request.headerFields[.transferEncoding] != nil
                 || (request.headerFields[.contentLength].flatMap { Int($0) } ?? 0) > 0
-        case .end: bodyToCome = false
-        case .body: break
+            if bodyToCome { watchBody(context: context) }
+        case .end:
+            bodyToCome = false
+            stopWatchingBody()
+        case .body(let piece): bodyBytes += piece.readableBytes
         }
         context.fireChannelRead(data)
+    }
+
+    /// Closes the connection when its body, past its grace, arrives slower than the minimum rate.
+    private func watchBody(context: ChannelHandlerContext) {
+        stopWatchingBody()
+        let started = NIODeadline.now()
+        bodyBytes = 0
+        let grace = connectionGuard.bodyGrace
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        bodyWatch = context.eventLoop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { task in
+            let (handler, context) = bound.value
+            let elapsed = Double((NIODeadline.now() - started).nanoseconds) / 1e9
+            guard elapsed > grace,
+                Double(handler.bodyBytes) < ConnectionGuard.minimumBodyRate * (elapsed - grace)
+            else { return }
+            task.cancel()
+            context.close(promise: nil)
+        }
+    }
+
+    private func stopWatchingBody() {
+        bodyWatch?.cancel()
+        bodyWatch = nil
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

@@ -30,7 +30,12 @@ public enum HTTPServer {
             middleware: RequestGate(
                 allowOrigin: configuration.allowOrigin, metrics: metrics.map { _ in RequestMetrics() },
                 acceptsIngest: ingest != nil))
-        if let ingest { IngestRoutes(channels: ingest.channels, tokens: ingest.tokens).register(on: router) }
+        if let ingest {
+            IngestRoutes(
+                channels: ingest.channels, tokens: ingest.tokens,
+                uploads: UploadSlots(sharingConnections: configuration.maxConnections)
+            ).register(on: router)
+        }
         if let metrics {
             router.get("/metrics") { _, _ in
                 metrics.refresh()
@@ -57,7 +62,7 @@ public enum HTTPServer {
             allowOrigin: configuration.allowOrigin
         ).register(on: router)
         // Apple's LL-HLS server profile asks for HTTP/2; it needs TLS, as browsers speak it only over TLS.
-        let connections = ConnectionGuard(limit: configuration.maxConnections)
+        let connections = ConnectionGuard(limit: configuration.maxConnections, bodyGrace: configuration.idleTimeout)
         let http1 = HTTP1Channel.Configuration(idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000)))
         let server: HTTPServerBuilder =
             if let tls = configuration.tls {

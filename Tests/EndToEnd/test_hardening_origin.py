@@ -94,7 +94,7 @@ def test_a_jump_in_the_publishers_numbers_is_served_under_them_after_a_discontin
         for number in range(3):
             assert put(base + f"seg{number}.m4s", b"media")[0] == 201
         assert put(base + "media.m3u8", media_playlist(2, [(f"seg{n}.m4s", "2.000") for n in range(3)]))[0] == 201
-        far = (1 << 50) - 10
+        far = (1 << 49) - 10
         for number in range(far, far + 3):
             assert put(base + f"seg{number}.m4s", b"media")[0] == 201
         status, text = put(base + "media.m3u8",
@@ -200,6 +200,23 @@ def test_retention_removes_only_recordings_onair_made(tmp_path):
     assert sorted(p.name for p in made.iterdir()) == ["thesis.txt"], "only onair's files of its recording go"
     removed = [line for line in keep.output().splitlines() if "removed the recording" in line]
     assert len(removed) == 1 and made.name in removed[0], removed
+
+
+def test_a_recording_never_continues_or_marks_a_folder_onair_did_not_make(tmp_path):
+    """Someone's own unfinished HLS under a name like a start time, newer than any recording: once
+    continued by the next run, marked as onair's, and then removed by --record-keep 1."""
+    root = tmp_path / "rec"
+    theirs = foreign_folder(root, "talk", "2099-01-01T00-00-00Z", "media.m3u8",
+                            "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\nseg0.m4s\n")
+    (theirs / "seg0.m4s").write_bytes(b"their media")
+    for arguments in (("--duration", "2s"), ("--record-keep", "1", "--duration", "2s")):
+        run = Publisher("--record", str(root), *arguments, channel="talk")
+        assert run.process.wait(timeout=30) == 0, run.output()
+    assert sorted(p.name for p in theirs.iterdir()) == ["media.m3u8", "seg0.m4s"], "not written into, nor marked"
+    assert (theirs / "seg0.m4s").read_bytes() == b"their media"
+    assert "#EXT-X-ENDLIST" not in (theirs / "media.m3u8").read_text()
+    ours = [p for p in (root / "talk").iterdir() if p != theirs]
+    assert len(ours) == 1 and (ours[0] / ".onair-recording").exists(), ours
 
 
 def test_an_origins_retention_leaves_what_a_publisher_named_alike(tmp_path):
@@ -378,3 +395,113 @@ def test_a_second_token_holder_can_neither_end_nor_take_nor_rewrite_a_live_chann
     finally:
         publisher.kill()
         origin.stop()
+
+
+def test_files_pushed_to_made_up_names_do_not_keep_a_real_channel_out():
+    """100 one-byte PUTs to made-up channels once held every slot, and the real publisher's first
+    playlist got 507: a channel takes a slot for good with its first playlist that lists media."""
+    origin = Origin()
+    try:
+        for number in range(100):
+            assert put(origin.ingest(f"made-up-{number}") + "seg0.m4s", b"x")[0] == 201
+        base = origin.ingest("real")
+        assert put(base + "init.mp4", b"init")[0] == 201
+        assert put(base + "seg0.m4s", b"media")[0] == 201
+        status, text = put(base + "media.m3u8", media_playlist(1, [("seg0.m4s", "1.000")]))
+        assert status == 201, text
+        assert fetch(f"{origin.base}/live/real/media.m3u8").status == 200
+        assert "channel made-up-0 removed before its retention" in origin.output()
+    finally:
+        origin.stop()
+
+
+def answer_of(connection, seconds):
+    """What the origin sent on `connection` within `seconds`: b"" once it closed, None for nothing yet."""
+    connection.settimeout(seconds)
+    try:
+        return connection.recv(65536)
+    except socket.timeout:
+        return None
+    except OSError:
+        return b""
+
+
+def test_uploads_in_flight_are_budgeted_paced_and_leave_viewers_their_connections():
+    """30 PUTs declaring 32 MiB and trickling a byte every few seconds once took an origin with
+    --origin-memory 32M to 1,020 MB, outlived a 5 s --idle-timeout and filled --max-connections, so
+    new viewers were reset. Now a declared body counts against the budget (507 before it is read),
+    uploads take at most half the connections (503), and a body that has not kept 16 KiB/s on
+    average once its grace (the idle timeout) is over is closed."""
+    origin = Origin("--origin-memory", "32M", "--channel-memory", "16M", "--idle-timeout", "5s",
+                    "--max-connections", "64")
+    auth = f"Authorization: Bearer {TOKEN}\r\n".encode()
+
+    def upload(channel, length):
+        connection = socket.create_connection(("127.0.0.1", origin.port), timeout=10)
+        connection.sendall(f"PUT /ingest/{channel}/seg0.m4s HTTP/1.1\r\nHost: o\r\n".encode() + auth
+                           + f"Content-Length: {length}\r\n\r\n".encode() + b"x")
+        return connection
+
+    connections = []
+    try:
+        declared = upload("big", 30 << 20)
+        declared.sendall(bytes((30 << 20) - 1))
+        answer = answer_of(declared, 10)
+        assert answer and answer.startswith(b"HTTP/1.1 507") and b"-memory)" in answer, answer
+        declared.close()
+        # 40 uploads of 500 kB each, trickling: 32 are taken (half of 64 connections), 8 told to wait.
+        connections = [upload(f"c{n}", 500_000) for n in range(40)]
+        wait_until(lambda: origin_memory(origin) >= 32 * 500_000, 10, what="32 uploads counted")
+        answers = [None] * len(connections)
+
+        def eight_answered():
+            for index, connection in enumerate(connections):
+                if answers[index] is None:
+                    answers[index] = answer_of(connection, 0.01)
+            return sum(a is not None for a in answers) >= 8
+
+        wait_until(eight_answered, 3, what="the uploads past the share told")
+        refused = [a for a in answers if a is not None]
+        assert len(refused) == 8 and all(a.startswith(b"HTTP/1.1 503") for a in refused), refused
+        assert origin_memory(origin) == 32 * 500_000 <= 32_000_000
+        # Viewers still get in while every upload slot is held.
+        for _ in range(20):
+            assert fetch(f"{origin.base}/api/channels").status == 200
+        trickling = [c for c, a in zip(connections, answers) if a is None]
+        started = time.monotonic()
+
+        def all_closed():
+            for connection in trickling:
+                try:
+                    connection.sendall(b"x")
+                except OSError:
+                    pass
+            return all(answer_of(c, 0.05) == b"" for c in trickling)
+
+        wait_until(all_closed, 30, interval=1, what="trickled bodies closed")
+        assert time.monotonic() - started >= 3, "not before the grace"
+        wait_until(lambda: origin_memory(origin) == 0, 10, what="their budget given back")
+        assert origin.process.poll() is None
+    finally:
+        for connection in connections:
+            connection.close()
+        origin.stop()
+
+
+def test_a_failed_mp4_export_leaves_no_older_mp4_listed_as_the_recording(tmp_path):
+    """A run continued after a crash whose export fails (a segment gone): the MP4 of the first run,
+    shorter than the recording, once stayed and was listed as the recording's."""
+    root = tmp_path / "rec"
+    first = Publisher("--record", str(root), "--record-mp4", "--duration", "2s", channel="talk")
+    assert first.process.wait(timeout=30) == 0, first.output()
+    folder = next((root / "talk").iterdir())
+    assert (folder / "recording.mp4").exists()
+    # As if killed: no EXT-X-ENDLIST, so the next run continues the recording; and a segment lost.
+    playlist = folder / "media.m3u8"
+    playlist.write_text(playlist.read_text().replace("#EXT-X-ENDLIST\n", ""))
+    (folder / "seg0.m4s").unlink()
+    second = Publisher("--record", str(root), "--record-mp4", "--duration", "2s", channel="talk")
+    assert second.process.wait(timeout=30) == 0, second.output()
+    assert "could not be saved as an MP4" in second.output()
+    assert not (folder / "recording.mp4").exists(), "the older, shorter MP4 is not left as the recording's"
+    assert [p.name for p in (root / "talk").iterdir()] == [folder.name], "the run continued that recording"

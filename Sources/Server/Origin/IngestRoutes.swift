@@ -20,6 +20,8 @@ struct IngestRoutes {
 
     let channels: OriginChannels
     let tokens: IngestTokens
+    /// Uploads taken at once: a share of the connections, so ingest cannot take them all from viewers.
+    let uploads: UploadSlots
 
     func register(on router: Router<ServerContext>) {
         // A ladder's rendition pushes into its folder: `/ingest/<channel>/<rendition>/<file>` (the router
@@ -35,16 +37,39 @@ struct IngestRoutes {
                         .contentTooLarge,
                         message: "\(target.file) of \(length) bytes is larger than this server takes (\(limit) bytes)")
                 }
+                guard uploads.enter() else {
+                    throw HTTPError(
+                        .serviceUnavailable, headers: [.retryAfter: "1"],
+                        message: "This origin takes \(uploads.limit) uploads at once (half of --max-connections, "
+                            + "the rest kept for viewers): try again in a second.")
+                }
+                defer { uploads.leave() }
+                // Bodies on their way in count against the budgets: the declared length at once.
+                let body = BodyReception(channels: channels, channel: target.channel)
+                defer { body.release() }
+                let waitsToSend = request.headers[.expect]?.lowercased() == "100-continue"
+                if let declared = request.headers[.contentLength].flatMap({ Int($0) }) {
+                    do {
+                        try body.count(upTo: declared)
+                    } catch {
+                        // Read and let go (its bytes are not kept, its rate is watched), so that the
+                        // publisher reads the refusal rather than a reset connection.
+                        if !waitsToSend { for try await _ in request.body {} }
+                        throw error
+                    }
+                }
                 // A client that waits to be told to send its body (curl does for large ones) is told now.
-                if request.headers[.expect]?.lowercased() == "100-continue" {
+                if waitsToSend {
                     try await context.channel.writeAndFlush(HTTPResponsePart.head(HTTPResponse(status: .continue)))
                 }
-                let body = try await request.collectBody(upTo: limit)
+                let bytes = try await body.receive(request.body, limit: limit)
+                // Whole: from here it is counted as what the channel holds.
+                body.release()
                 let wall = Int64(Date().timeIntervalSince1970 * 1000)
                 do throws(IngestAssembler.Refusal) {
                     try channels.put(
                         channel: target.channel, rendition: target.rendition, file: target.file,
-                        bytes: Array(buffer: body), run: target.run, now: Self.now, wallMilliseconds: wall)
+                        bytes: bytes, run: target.run, now: Self.now, wallMilliseconds: wall)
                 } catch {
                     throw HTTPError(error)
                 }
@@ -100,5 +125,50 @@ struct IngestRoutes {
                 .badRequest, message: "\(ChannelOwner.Run.header) is 8 to 64 letters, digits, - or _ (a run's id).")
         }
         return (name, rendition, file, run)
+    }
+}
+
+/// A pushed body, counted against the channel's and the origin's budgets while it arrives: its
+/// declared length before any of it is read, then each piece as it comes (chunked), so bodies in
+/// flight cannot take the origin past `--origin-memory` (507 when there is no room). Released
+/// once the body is whole, before the file is put (which counts it as held).
+private final class BodyReception {
+    let channels: OriginChannels
+    let channel: ChannelName
+    private var counted = 0
+
+    init(channels: OriginChannels, channel: ChannelName) {
+        self.channels = channels
+        self.channel = channel
+    }
+
+    /// Counts the body up to `total` bytes.
+    func count(upTo total: Int) throws {
+        guard total > counted else { return }
+        do throws(IngestAssembler.Refusal) {
+            try channels.arriving(total - counted, into: channel)
+        } catch {
+            throw HTTPError(error)
+        }
+        counted = total
+    }
+
+    /// The whole body, at most `limit` bytes (413 past it).
+    func receive(_ body: RequestBody, limit: Int) async throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        for try await piece in body {
+            guard bytes.count + piece.readableBytes <= limit else {
+                throw HTTPError(.contentTooLarge, message: "the body is larger than this server takes (\(limit) bytes)")
+            }
+            bytes += piece.readableBytesView
+            try count(upTo: bytes.count)
+        }
+        return bytes
+    }
+
+    /// Gives back what was counted.
+    func release() {
+        channels.arrived(counted, into: channel)
+        counted = 0
     }
 }

@@ -136,8 +136,10 @@ public final class OriginChannels: Sendable {
     public let settings: Settings
     let registry: ChannelRegistry
     private let slots = Mutex<[ChannelName: Slot]>([:])
-    /// Bytes every channel holds together, as each last counted.
+    /// Bytes every channel holds together, as each last counted, and the bodies on their way in.
     private let heldTotal = Atomic<Int>(0)
+    /// Bytes of bodies on their way in, by channel.
+    private let inFlight = Mutex<[ChannelName: Int]>([:])
     private let changed: @Sendable (Change) -> Void
     /// Where each channel goes besides its live store.
     private let outputs: (any ChannelOutputs)?
@@ -293,12 +295,40 @@ public final class OriginChannels: Sendable {
         channel.feeds[rendition] = feed
     }
 
+    /// Counts `count` more bytes of a body on its way in (declared by its `Content-Length`, or as
+    /// they arrive) against the channel's budget and the origin's, so uploads in flight are within
+    /// them too; refused (HTTP 507) when either has no room. ``arrived(_:into:)`` gives them back
+    /// once the body is whole, before it is put.
+    func arriving(_ count: Int, into name: ChannelName) throws(IngestAssembler.Refusal) {
+        let held = slots.withLock { $0[name] }?.state.withLock(\.bytes) ?? 0
+        try inFlight.withLock { inFlight throws(IngestAssembler.Refusal) in
+            let channel = inFlight[name, default: 0]
+            try checkRoom(for: count, channelHolds: held + channel, name: name)
+            inFlight[name] = channel + count
+            heldTotal.add(count, ordering: .relaxed)
+        }
+    }
+
+    /// Gives back what ``arriving(_:into:)`` counted of a body.
+    func arrived(_ count: Int, into name: ChannelName) {
+        inFlight.withLock { inFlight in
+            let left = inFlight[name, default: 0] - count
+            inFlight[name] = left > 0 ? left : nil
+        }
+        heldTotal.subtract(count, ordering: .relaxed)
+    }
+
     /// Refuses a media file the channel's budget, or the origin's, has no room for (HTTP 507).
     private func checkRoom(for incoming: Int, in channel: Channel, name: ChannelName) throws(IngestAssembler.Refusal) {
+        let arriving = inFlight.withLock { $0[name, default: 0] }
+        try checkRoom(for: incoming, channelHolds: channel.bytes + arriving, name: name)
+    }
+
+    private func checkRoom(for incoming: Int, channelHolds: Int, name: ChannelName) throws(IngestAssembler.Refusal) {
         func megabytes(_ bytes: Int) -> String { String(fixed: Double(bytes) / 1e6, decimals: 1) + " MB" }
-        guard channel.bytes + incoming <= settings.channelMemory else {
+        guard channelHolds + incoming <= settings.channelMemory else {
             throw .full(
-                "channel \(name) holds \(megabytes(channel.bytes)) and may hold \(megabytes(settings.channelMemory)) "
+                "channel \(name) holds \(megabytes(channelHolds)) and may hold \(megabytes(settings.channelMemory)) "
                     + "(--channel-memory): push the playlist that lists its files, or fewer renditions")
         }
         let total = heldTotal.load(ordering: .relaxed)
