@@ -201,6 +201,35 @@ import Testing
 
 /// The rewind window's sink: files on disk under their live names, the playlist written before a file goes.
 @Suite struct DVRSinkTests {
+    @Test func aLinkPlantedUnderTheFoldersNameIsNeverFollowed() throws {
+        let root = DirectoryMirrorTests.folder()
+        let elsewhere = DirectoryMirrorTests.folder()
+        defer {
+            try? FileManager.default.removeItem(at: root)
+            try? FileManager.default.removeItem(at: elsewhere)
+        }
+        for folder in [root, elsewhere] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        // Someone's folder, even one carrying onair's mark, behind a link named as this process's window.
+        try Data().write(to: elsewhere.appendingPathComponent(".onair-dvr"))
+        try Data("theirs".utf8).write(to: elsewhere.appendingPathComponent("notes.txt"))
+        let planted = root.appendingPathComponent("demo.\(getpid())")
+        try FileManager.default.createSymbolicLink(at: planted, withDestinationURL: elsewhere)
+        #expect(throws: (any Error).self) { try DVRFolder.make(root: root, channel: "demo", seconds: 60) }
+        #expect(throws: (any Error).self) {
+            try DVRFolder.ofThisProcess(root: root, channel: "demo", seconds: 60).prepare()
+        }
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).sorted() == [".onair-dvr", "notes.txt"])
+        // Without the link, the folder is made, this user's, 0700, with its mark.
+        try FileManager.default.removeItem(at: planted)
+        let window = try DVRFolder.make(root: root, channel: "demo", seconds: 60)
+        let attributes = try FileManager.default.attributesOfItem(atPath: window.url.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o700)
+        #expect(FileManager.default.fileExists(atPath: window.url.appendingPathComponent(".onair-dvr").path))
+    }
+
     @Test func itKeepsTheWindowOnDiskAndDeletesWhatLeftIt() throws {
         let folder = DirectoryMirrorTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -143,5 +143,13 @@ import Testing
         #expect(
             RecordingPlan.plan(root: root, channel: "demo", renditions: [nil], format: .fmp4, startedAt: 0).continuing
                 .isEmpty)
+        // A folder onair did not make (no mark), unfinished playlist and all, is never continued.
+        let foreign = root.appendingPathComponent("demo/2099-01-01T00-00-00Z")
+        try FileManager.default.createDirectory(at: foreign, withIntermediateDirectories: true)
+        try Data("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\nseg0.ts\n".utf8).write(
+            to: foreign.appendingPathComponent("media.m3u8"))
+        let beside = RecordingPlan.plan(
+            root: root, channel: "demo", renditions: [nil], format: .ts, startedAt: 1_795_000_900_000)
+        #expect(beside.continuing.isEmpty && beside.folder.path != foreign.path)
     }
 }

@@ -37,8 +37,8 @@ public struct DVRFolder: Sendable {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         removeAbandoned(in: root, channel: channel)
         let window = ofThisProcess(root: root, channel: channel, seconds: seconds)
-        if FileManager.default.fileExists(atPath: window.url.path) {
-            guard isMarked(window.url) else {
+        if exists(window.url) {
+            guard isOurs(window.url) else {
                 throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: window.url.path])
             }
             try FileManager.default.removeItem(at: window.url)
@@ -54,15 +54,46 @@ public struct DVRFolder: Sendable {
     }
 
     /// Makes the folder, with its mark, when it is not there yet; refuses one that is not onair's.
+    /// In a shared `--dvr-dir` someone may plant a link under the folder's name: the folder is made
+    /// with `mkdir` (which never follows one), opened without following links, checked to be a
+    /// folder of this user, and its mark is made inside it through that open folder.
     public func prepare() throws {
-        if FileManager.default.fileExists(atPath: url.path) {
-            guard Self.isMarked(url) else {
+        if Self.exists(url) {
+            guard Self.isOurs(url) else {
                 throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: url.path])
             }
             return
         }
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        try Data().write(to: url.appendingPathComponent(Self.mark))
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        guard mkdir(url.path, 0o700) == 0 else { throw Self.failure(url) }
+        let folder = open(url.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard folder >= 0 else { throw Self.failure(url) }
+        defer { close(folder) }
+        var info = stat()
+        guard fstat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid() else {
+            throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: url.path])
+        }
+        let mark = openat(folder, Self.mark, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard mark >= 0 else { throw Self.failure(url) }
+        close(mark)
+    }
+
+    private static func failure(_ url: URL) -> any Error {
+        POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO, userInfo: [NSFilePathErrorKey: url.path])
+    }
+
+    /// Something is there under the name, a link included (not followed).
+    private static func exists(_ url: URL) -> Bool {
+        var info = stat()
+        return lstat(url.path, &info) == 0
+    }
+
+    /// A folder (not a link to one) of this user, holding onair's mark as a plain file.
+    private static func isOurs(_ url: URL) -> Bool {
+        var folder = stat()
+        var mark = stat()
+        return lstat(url.path, &folder) == 0 && folder.st_mode & S_IFMT == S_IFDIR && folder.st_uid == getuid()
+            && lstat(url.appendingPathComponent(Self.mark).path, &mark) == 0 && mark.st_mode & S_IFMT == S_IFREG
     }
 
     /// Removes the folders onair made under `root` for runs whose process is gone: `channel`'s, or
@@ -73,13 +104,9 @@ public struct DVRFolder: Sendable {
             let owner =
                 channel.map { ownerProcess(of: name, channel: $0.text) }
                 ?? name.lastIndex(of: ".").flatMap { ownerProcess(of: name, channel: String(name[..<$0])) }
-            guard let owner, owner != getpid(), !isRunning(owner), isMarked(folder) else { continue }
+            guard let owner, owner != getpid(), !isRunning(owner), isOurs(folder) else { continue }
             try? FileManager.default.removeItem(at: folder)
         }
-    }
-
-    private static func isMarked(_ folder: URL) -> Bool {
-        FileManager.default.fileExists(atPath: folder.appendingPathComponent(mark).path)
     }
 
     /// `2 h`, `90 min`, `45 s`, for messages.

@@ -23,11 +23,13 @@ public enum RecordingExport {
     }
 
     /// Writes `<recording>/recording.mp4`; `progress` hears the share done (0...1) now and then.
+    /// An export that fails removes the MP4 an earlier one left: it would be listed as the
+    /// recording's, and lack what was recorded since (a run continued after a crash).
     public static func mp4(recording: URL, progress: (Double) -> Void = { _ in }) throws -> Summary {
-        let inputs = try RecordingTracks(recording: recording)
         let target = recording.appendingPathComponent(fileName)
         let temporary = recording.appendingPathComponent(".\(fileName).tmp")
         do {
+            let inputs = try RecordingTracks(recording: recording)
             let summary = try withoutActuallyEscaping(progress) {
                 try Remux(inputs: inputs, path: temporary.path, progress: $0).run()
             }
@@ -38,6 +40,7 @@ public enum RecordingExport {
             return Summary(file: target, bytes: bytes, seconds: summary.seconds, videoFrames: summary.frames)
         } catch {
             unlink(temporary.path)
+            unlink(target.path)
             throw error
         }
     }

@@ -5,7 +5,9 @@ import Media
 
 /// Where a broadcast is recorded: `DIR/<channel>/<start, UTC>/`, a new folder for each broadcast, or
 /// the newest one when the broadcast before it did not end (its playlists have no EXT-X-ENDLIST:
-/// the process was killed) and holds the same container, which this one continues. A new folder
+/// the process was killed) and holds the same container, which this one continues. Only a folder
+/// onair made (marked ``RecordingLibrary/mark``) is continued: someone's own HLS under a name like
+/// a start time is never written into, nor marked, so retention never removes it. A new folder
 /// never reuses a name: a broadcast started within the second of another's start takes the next second.
 public struct RecordingPlan: Sendable {
     public var folder: URL
@@ -26,8 +28,10 @@ public struct RecordingPlan: Sendable {
         let names =
             (try? FileManager.default.contentsOfDirectory(atPath: channelFolder.path))?
             .filter { isStartTime($0) }.sorted() ?? []
-        if let newest = names.last {
-            let folder = channelFolder.appendingPathComponent(newest)
+        if let newest = names.last,
+            case let folder = channelFolder.appendingPathComponent(newest),
+            isPlainFile(folder.appendingPathComponent(RecordingLibrary.mark))
+        {
             var continuing: [String?: MediaPlaylist] = [:]
             for rendition in renditions {
                 let playlistFolder = rendition.map { folder.appendingPathComponent($0) } ?? folder
