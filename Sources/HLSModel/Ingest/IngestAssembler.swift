@@ -214,9 +214,9 @@ public struct IngestAssembler: Sendable {
         let openSequence = playlist.mediaSequence + playlist.segments.count
         let newestMap =
             open.isEmpty ? (playlist.segments.last?.map ?? playlist.initSegmentURI) : playlist.lowLatency?.openMap
-        if cursor == nil || cursor?.map != newestMap || openSequence < cursor!.next
-            || (timeline.ended && !playlist.ended)
-        {
+        // A timeline that has ended is followed again only as a new run (a discontinuity, a new
+        // recording, the channel live again), even when that run's first playlist already ends it.
+        if cursor == nil || cursor?.map != newestMap || openSequence < cursor!.next || timeline.ended {
             guard
                 let begun = try beginRun(
                     of: playlist, map: newestMap, now: now, forgetting: forgetting, timeline: &timeline)

@@ -23,6 +23,14 @@ public enum IngestRules {
     public static let audioChannels = 1...32
     /// Codec strings (RFC 6381): `avc1.64001f`, `mp4a.40.2`, `ec-3`; at most 8 of them.
     public static let codecCount = 8
+    /// A publisher's segment and discontinuity numbers, its playlist's last included: below 2^49.
+    /// Every number served stays below 2^50 (``LiveRequest/maximumNumber``); the other half is the
+    /// origin's own, for the numbers it goes on under when a publisher restarts from 0 and for the
+    /// discontinuities it adds between runs.
+    public static let publisherNumbers = 0..<(1 << 49)
+    /// EXT-X-PROGRAM-DATE-TIME, milliseconds since 1970: up to 9000-01-01, so that the times the
+    /// origin makes after one (segments that follow it unstamped) keep four-digit years.
+    public static let programDateTimes: ClosedRange<Int64> = 0...221_845_392_000_000
 
     /// Checks a pushed media playlist.
     public static func check(_ playlist: MediaPlaylist) throws(IngestAssembler.Refusal) {
@@ -32,6 +40,14 @@ public enum IngestRules {
                 "media.m3u8: EXT-X-TARGETDURATION \(target) is out of range (\(targetDurations.lowerBound)"
                     + "-\(targetDurations.upperBound) s)")
         }
+        let discontinuities = playlist.segments.filter(\.discontinuity).count
+        guard publisherNumbers.contains(playlist.mediaSequence + playlist.segments.count),
+            publisherNumbers.contains(playlist.discontinuitySequence + discontinuities)
+        else {
+            throw .badRequest(
+                "media.m3u8: EXT-X-MEDIA-SEQUENCE or EXT-X-DISCONTINUITY-SEQUENCE runs past 2^49 "
+                    + "(\(publisherNumbers.upperBound)); a publisher's numbers stay below it")
+        }
         guard playlist.segments.count <= listedSegments else {
             throw .badRequest(
                 "media.m3u8 lists \(playlist.segments.count) segments; an origin takes at most \(listedSegments) "
@@ -40,6 +56,10 @@ public enum IngestRules {
         // In milliseconds, as the origin writes EXTINF: 2.4996 is served as 2.500, which rounds to 3.
         let longest = (Double(target) + overrun) * 1000
         for segment in playlist.segments {
+            guard programDateTimes.contains(segment.programDateTime) else {
+                throw .badRequest(
+                    "media.m3u8: the EXT-X-PROGRAM-DATE-TIME of \(segment.uri) is out of range (1970 to 9000)")
+            }
             let shortest = segment.gap ? 0 : shortestSegment
             guard segment.duration >= shortest, (segment.duration * 1000).rounded() < longest else {
                 throw .badRequest(

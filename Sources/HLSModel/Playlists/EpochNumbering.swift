@@ -36,10 +36,14 @@ public enum EpochNumbering {
         public init?(text: String) {
             let words = text.split(whereSeparator: \.isWhitespace)
             let fields = words.compactMap { Int64($0) }
-            // Every field far below Int64.max (a file edited by hand cannot make the arithmetic trap).
+            // Every field far below Int64.max (a file edited by hand cannot make the arithmetic trap),
+            // and the numbers within what origins take of a publisher (IngestRules.publisherNumbers):
+            // a record past it is not this program's, and the run numbers from the epoch instead.
             let bound: Int64 = 1 << 50
+            let numbers = Int64(IngestRules.publisherNumbers.upperBound)
             guard (3...4).contains(words.count), fields.count == words.count,
-                fields.allSatisfy({ (0..<bound).contains($0) }), fields[2] > 0,
+                fields.allSatisfy({ (0..<bound).contains($0) }), fields[2] > 0, fields[0] < numbers,
+                fields.count == 3 || fields[3] < numbers,
                 fields.count == 3 || fields[3] >= fields[0] - 1
             else { return nil }
             self.init(

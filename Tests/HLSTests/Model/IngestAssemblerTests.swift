@@ -300,23 +300,53 @@ import Testing
     /// A publisher's playlist that moved past segments the origin never got: what follows is after a
     /// discontinuity, under the publisher's numbers; the earlier segments leave the playlist (which
     /// lists consecutive numbers only) and stay downloadable.
+    /// A run that ends within its first playlist, after an ended run: a new run (after a
+    /// discontinuity, live for its recording), not segments added to the ended timeline.
+    @Test func aRunWhoseFirstPlaylistEndsItIsANewRunAfterAnEndedOne() throws {
+        var origin = IngestAssembler(channel: "demo")
+        func run(from first: Int, count: Int) throws -> [Publication] {
+            var text = "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:\(first)\n"
+            for number in first..<(first + count) {
+                _ = try origin.put(.segment(number, .ts), bytes: [UInt8(number)], now: 0)
+                text += "#EXTINF:1.000,\nseg\(number).ts\n"
+            }
+            return try origin.put(.mediaPlaylist, bytes: Array((text + "#EXT-X-ENDLIST\n").utf8), now: 0)
+        }
+        _ = try run(from: 0, count: 2)
+        #expect(origin.timeline?.ended == true)
+        let second = try run(from: 2, count: 2)
+        let playlist = try #require(origin.timeline).mediaPlaylist()
+        #expect(playlist.segments.map(\.uri) == ["seg0.ts", "seg1.ts", "seg2.ts", "seg3.ts"])
+        #expect(playlist.segments.map(\.discontinuity) == [false, false, true, false])
+        #expect(playlist.ended)
+        #expect(second.map(\.timeline.ended) == [false, false, true])
+        // The same ending playlist pushed again starts nothing.
+        #expect(try origin.put(.mediaPlaylist, bytes: Array(playlist.render().utf8), now: 0).isEmpty)
+    }
+
     @Test func aJumpInThePublishersNumbersIsADiscontinuity() throws {
         var origin = IngestAssembler(channel: "demo")
         var publisher = Publisher()
         try publisher.initSegment(into: &origin)
         _ = try publisher.segment(into: &origin)
         var jumped = MediaPlaylist.parse(String(decoding: publisher.playlist, as: UTF8.self))!
-        jumped.mediaSequence = 1 << 49
+        jumped.mediaSequence = (1 << 49) - 2
         jumped.segments = [jumped.segments[0]]
-        jumped.segments[0].uri = "seg\(1 << 49).m4s"
-        _ = try origin.put(.segment(1 << 49, .fmp4), bytes: [7], now: 0)
+        jumped.segments[0].uri = "seg\((1 << 49) - 2).m4s"
+        _ = try origin.put(.segment((1 << 49) - 2, .fmp4), bytes: [7], now: 0)
         _ = try origin.put(.mediaPlaylist, bytes: Array(jumped.render().utf8), now: 0)
         let playlist = origin.timeline!.mediaPlaylist()
-        #expect(playlist.segments.map(\.uri) == ["seg562949953421312.m4s"])
+        #expect(playlist.segments.map(\.uri) == ["seg562949953421310.m4s"])
         #expect(playlist.segments.map(\.discontinuity) == [true])
-        #expect(playlist.mediaSequence == 1 << 49)
+        #expect(playlist.mediaSequence == (1 << 49) - 2)
         #expect(playlist.discontinuitySequence == 0)
         #expect(origin.timeline!.bytes(of: .segment(0, .fmp4)) == [0, 0, 0, 1, 0, 2])
+        // One more would take the publisher's numbers to 2^49, the half of 2^50 an origin keeps.
+        jumped.mediaSequence = (1 << 49) - 1
+        jumped.segments[0].uri = "seg\((1 << 49) - 1).m4s"
+        #expect(throws: IngestAssembler.Refusal.self) {
+            try origin.put(.mediaPlaylist, bytes: Array(jumped.render().utf8), now: 0)
+        }
     }
 
     /// The numbers and attributes that once stopped an origin (a trap in its arithmetic), each
@@ -354,6 +384,11 @@ import Testing
         (
             "#EXT-X-TARGETDURATION:2\n#EXTINF:2,\nseg0.m4s\n#EXTINF:2,\nseg0.m4s\n",
             "media.m3u8 lists seg0.m4s twice"
+        ),
+        // Unstamped segments after it would be dated in the year 10000.
+        (
+            "#EXT-X-TARGETDURATION:2\n#EXT-X-PROGRAM-DATE-TIME:9999-12-31T23:59:59.000Z\n#EXTINF:2,\nseg0.m4s\n",
+            "the EXT-X-PROGRAM-DATE-TIME of seg0.m4s is out of range (1970 to 9000)"
         ),
     ])
     func everyNumberAPublisherSendsIsBounded(body: String, reason: String) throws {
