@@ -44,12 +44,13 @@ struct PushOptions: ParsableArguments {
 
     /// Refuses an http(s) destination that is this process's own server (`host`:`port`), which
     /// would never take the push: `refusal` says so for the command.
+    /// Compared by the addresses the names resolve to (``OwnAddresses``), looked up only for a
+    /// destination on the server's port.
     func checkNotPushing(toHost host: String, port: Int, refusal: (String, Int) -> String) throws {
-        let own = ["localhost", "127.0.0.1", "::1", "[::1]", "0.0.0.0", host.lowercased()]
         for case .http(let base, _) in try parsed(environment: ProcessInfo.processInfo.environment) {
             let destinationPort = base.port ?? (base.scheme?.lowercased() == "https" ? 443 : 80)
-            guard destinationPort == port, let destinationHost = base.host?.lowercased(),
-                own.contains(destinationHost) || destinationHost.hasPrefix("127.")
+            guard destinationPort == port, let destinationHost = base.host,
+                OwnAddresses.reach(destinationHost, server: host)
             else { continue }
             throw ValidationError(refusal(base.absoluteString, port))
         }

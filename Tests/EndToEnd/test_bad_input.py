@@ -1,5 +1,7 @@
 """Bad input: one clear line on stderr, exit status 2, nothing written."""
 
+import socket
+
 import pytest
 
 from harness import free_port, run_onair
@@ -55,6 +57,11 @@ SERVE_CASES = [
      "--push rtmp://a.example/live/…: onair serve pushes its channels onward as HLS, to http(s):// or s3://"),
     (["--port", "18081", "--push", "http://localhost:18081/ingest/"],
      "--push http://localhost:18081/ingest/ is this origin itself (port 18081)"),
+] + [
+    # Spelled otherwise, the same addresses: compared once resolved.
+    (["--port", "18081", "--push", f"http://{host}:18081/ingest/"], f"--push http://{host}:18081/ingest/ is this origin itself")
+    for host in ["2130706433", "0x7f.1", "0", "[::ffff:127.0.0.1]", "[0:0:0:0:0:0:0:1]", socket.gethostname()]
+] + [
     (["--dvr", "10s"], "--dvr 10s is out of range: viewers may rewind from 30s to 7 days"),
 ]
 
