@@ -21,6 +21,18 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         }
         precondition(request.part == nil || request.msn != nil, "_HLS_part without _HLS_msn accepted")
         precondition((request.msn ?? 0) >= 0 && (request.part ?? 0) >= 0, "a negative number accepted")
+        precondition((request.msn ?? 0) <= LiveRequest.maximumNumber, "an _HLS_msn past 2^50 accepted")
+        precondition((request.delay ?? 0) <= LiveRequest.longestDelay, "a delay past a week accepted")
+        // The arithmetic the rewind routes do with what a viewer asked, on the playlist given (it traps
+        // on an overflow: a delay of 9.3e15 s once did).
+        if let playlist = MediaPlaylist.parse(fields.last ?? "") {
+            let now: Int64 = 1_795_000_000_000
+            let minimum = 3 * Double(playlist.targetDuration)
+            if let delay = request.delay {
+                _ = playlist.ending(atWallTime: now - Int64(delay) * 1000, keeping: minimum)
+            }
+            if let from = request.from { _ = playlist.starting(at: from, keeping: minimum) }
+        }
     }
 
     for candidate in [text] + fields {

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# A soak: a 720p+360p Low-Latency ladder of the test source with --dvr 30m, --record and a push to
+# `onair serve` (which keeps its own 30 min window), played by viewers of both, for MINUTES. Every
+# minute it prints, for the publisher and the origin, the resident memory, the open descriptors
+# and the threads; at the end, how each grew after the rewind windows filled (minute 31), per
+# hour, and every push the origin refused or closed. Not part of scripts/test.sh.
+#
+#   scripts/soak.sh [minutes]      (default 120)
+#
+# ONAIR_BINARY=.build/debug/onair soaks another build (default: the release build, made here).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+minutes=${1:-120}
+if [ -z "${ONAIR_BINARY:-}" ]; then
+    ONAIR_BUILD=release scripts/setup.sh >/dev/null
+    ONAIR_BINARY=.build/release/onair
+fi
+work=$(mktemp -d)
+pids=()
+trap 'kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+source scripts/bench/common.sh
+origin_port=$(free_port)
+publisher_port=$(free_port)
+token=soak-ingest-token-$RANDOM$RANDOM$RANDOM
+
+wait_for_port() {  # port: until something listens there (at most 30 s)
+    for _ in $(seq 300); do
+        (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+        sleep 0.1 # polling a port, not waiting for time to pass
+    done
+    echo "soak: nothing listens on port $1" >&2
+    return 1
+}
+
+ONAIR_INGEST_TOKEN=$token "$ONAIR_BINARY" serve --host 127.0.0.1 --port "$origin_port" --dvr 30m \
+    --dvr-dir "$work/origin-dvr" --log-level notice >"$work/serve.log" 2>&1 &
+origin=$!
+pids+=("$origin")
+wait_for_port "$origin_port"
+"$ONAIR_BINARY" publish --channel soak --source test --audio test --renditions 720p,360p --low-latency \
+    --dvr 30m --dvr-dir "$work/dvr" --record "$work/rec" --host 127.0.0.1 --port "$publisher_port" \
+    --push "http://127.0.0.1:$origin_port/ingest/soak/" --push-header "Authorization: Bearer $token" \
+    --duration "${minutes}m" --log-level notice >"$work/publish.log" 2>&1 &
+publisher=$!
+pids+=("$publisher")
+wait_for_port "$publisher_port"
+
+# Viewers: two of each server, each reloading a rung's playlist and fetching its newest segment
+# every second, for as long as the publisher runs.
+viewer() {  # base rung
+    while kill -0 "$publisher" 2>/dev/null; do
+        playlist=$(curl -sf --max-time 5 "$1/live/soak/$2/media.m3u8" || true)
+        segment=$(grep -E '^seg[0-9]+\.m4s$' <<<"$playlist" | tail -1 || true)
+        [ -n "$segment" ] && curl -sf --max-time 10 -o /dev/null "$1/live/soak/$2/$segment" || true
+        sleep 1 # a viewer's reload period
+    done
+}
+for base in "http://127.0.0.1:$publisher_port" "http://127.0.0.1:$origin_port"; do
+    for rung in 720p 360p; do
+        viewer "$base" "$rung" &
+        pids+=("$!")
+    done
+done
+
+sample() {  # pid: "rss_mib fds threads", empty once the process is gone
+    [ -r "/proc/$1/status" ] || return 0
+    local rss threads fds
+    rss=$(awk '$1 == "VmRSS:" { printf "%.1f", $2 / 1024 }' "/proc/$1/status" 2>/dev/null) || return 0
+    threads=$(awk '$1 == "Threads:" { print $2 }' "/proc/$1/status" 2>/dev/null) || return 0
+    fds=$(find "/proc/$1/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)
+    echo "$rss $fds $threads"
+}
+
+printf "soak: %s min of a 720p+360p Low-Latency ladder, --dvr 30m, --record, pushed to onair serve (--dvr 30m)\n" \
+    "$minutes"
+printf "%6s | %13s %5s %8s | %13s %5s %8s\n" "minute" "publisher MiB" "fds" "threads" "origin MiB" "fds" "threads"
+declare -a publisher_rss origin_rss
+minute=0
+while kill -0 "$publisher" 2>/dev/null; do
+    sleep 60 # the sampling period
+    minute=$((minute + 1))
+    read -r p_rss p_fds p_threads <<<"$(sample "$publisher")" || true
+    read -r o_rss o_fds o_threads <<<"$(sample "$origin")" || true
+    [ -n "${p_rss:-}" ] || break
+    publisher_rss[minute]=$p_rss
+    origin_rss[minute]=$o_rss
+    printf "%6d | %13s %5s %8s | %13s %5s %8s\n" "$minute" "$p_rss" "$p_fds" "$p_threads" "$o_rss" "$o_fds" \
+        "$o_threads"
+done
+wait "$publisher" || echo "soak: the publisher exited with status $?"
+
+growth() {  # first last minutes: MiB per hour between the two samples
+    awk -v a="$1" -v b="$2" -v m="$3" 'BEGIN { if (m > 0) printf "%+.2f", (b - a) * 60 / m; else print "n/a" }'
+}
+filled=31
+if ((minute > filled + 1)); then
+    span=$((minute - filled))
+    printf "after the windows filled (minute %d to %d): publisher %s MiB/h (%s -> %s), origin %s MiB/h (%s -> %s)\n" \
+        "$filled" "$minute" "$(growth "${publisher_rss[filled]}" "${publisher_rss[minute]}" "$span")" \
+        "${publisher_rss[filled]}" "${publisher_rss[minute]}" \
+        "$(growth "${origin_rss[filled]}" "${origin_rss[minute]}" "$span")" "${origin_rss[filled]}" \
+        "${origin_rss[minute]}"
+fi
+failed=$(grep -c "push_failed" "$work/publish.log" || true)
+refused=$(grep -cE "refused|409|507|503" "$work/serve.log" || true)
+printf "pushes failed (publisher's push_failed events): %s; refusals in the origin's log: %s\n" "$failed" "$refused"
+grep -E "push_failed|push_recovered" "$work/publish.log" | head -20 || true
+dropped=$(grep -oE "dropped[^,]*" "$work/publish.log" | tail -1 || true)
+[ -n "$dropped" ] && echo "publisher: $dropped"
