@@ -505,3 +505,25 @@ def test_a_failed_mp4_export_leaves_no_older_mp4_listed_as_the_recording(tmp_pat
     assert "could not be saved as an MP4" in second.output()
     assert not (folder / "recording.mp4").exists(), "the older, shorter MP4 is not left as the recording's"
     assert [p.name for p in (root / "talk").iterdir()] == [folder.name], "the run continued that recording"
+
+
+def test_an_ended_channel_takes_a_new_stream_with_other_settings():
+    """After a clean stop (ENDLIST), a publisher in TS with 4 s segments was refused for the
+    channel's 10 minutes of retention: an ended stream is over, and the next may differ."""
+    origin = Origin()
+    live = f"{origin.base}/live/demo/media.m3u8"
+    second = None
+    try:
+        first = Publisher(*LIVE, "--duration", "3s", *origin.push_arguments())
+        assert first.process.wait(timeout=30) == 0, first.output()
+        wait_until(lambda: "#EXT-X-ENDLIST" in fetch(live).text, 15, what="the first stream ended")
+        second = Publisher(*LIVE, "--format", "ts", "--segment-duration", "4", *origin.push_arguments())
+        wait_until(lambda: (r := fetch(live)) and "#EXT-X-TARGETDURATION:4" in r.text and ".ts\n" in r.text, 40,
+                   what="the new stream, in TS with 4 s segments")
+        playlist = MediaPlaylist(fetch(live).text)
+        assert not playlist.ended and "409" not in second.output(), second.output()
+        check_media_playlist(playlist, "ts", window=6)
+    finally:
+        if second:
+            second.kill()
+        origin.stop()

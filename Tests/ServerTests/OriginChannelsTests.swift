@@ -75,6 +75,27 @@ import Testing
         #expect(origin.counts.channels == 2)
     }
 
+    /// After a clean stop, a new stream may bring other settings (ffmpeg in TS with 2 s segments
+    /// after onair in fMP4 with 1 s): a store of its own, numbered on from the stream before.
+    @Test func anEndedChannelTakesAStreamOfOtherSettings() throws {
+        let registry = ChannelRegistry()
+        let origin = OriginChannels(settings: .init(), registry: registry)
+        try origin.put(channel: "demo", file: .initSegment(continuing: nil), bytes: [1], now: 0, wallMilliseconds: 0)
+        try origin.put(channel: "demo", file: .segment(0, .fmp4), bytes: [2], now: 0, wallMilliseconds: 0)
+        let ending = Self.playlist(segments: 1) + Array("#EXT-X-ENDLIST\n".utf8)
+        try origin.put(channel: "demo", file: .mediaPlaylist, bytes: ending, now: 0, wallMilliseconds: 0)
+        try origin.put(channel: "demo", file: .segment(0, .ts), bytes: [3], now: 1, wallMilliseconds: 1000)
+        let ts = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:2.000,\nseg0.ts\n"
+        try origin.put(channel: "demo", file: .mediaPlaylist, bytes: Array(ts.utf8), now: 1, wallMilliseconds: 1000)
+        let store = try #require(registry.entry(named: "demo")?.channel as? LiveStore)
+        let playlist = try #require(
+            MediaPlaylist.parse(String(decoding: store.mediaPlaylist(skip: false), as: UTF8.self)))
+        #expect(playlist.targetDuration == 2 && !playlist.ended)
+        #expect(playlist.segments.map(\.uri) == ["seg1.ts"])
+        #expect(playlist.segments.map(\.discontinuity) == [true])
+        #expect(store.file(named: "seg1.ts")?.bytes == [3])
+    }
+
     /// A live channel belongs to its publisher's run: another run's playlists and deletions are
     /// refused (409) and change nothing, until the run ends.
     @Test func aLiveChannelTakesPushesFromItsOwnRunOnly() throws {

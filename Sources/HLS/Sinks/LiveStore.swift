@@ -50,6 +50,13 @@ public final class LiveStore: PublicationSink, LiveChannel {
     /// The timeline as it is now.
     public var timeline: Timeline { state.withLock { $0.timeline } }
 
+    /// Whether it serves a timeline of these settings (container, target duration, parts): a new
+    /// stream of other settings, after the last ended, needs a store of its own.
+    public func serves(settingsOf other: Timeline.Configuration) -> Bool {
+        configuration.format == other.format && configuration.targetDuration == other.targetDuration
+            && configuration.partDuration == other.partDuration
+    }
+
     public func summary() -> ChannelSummary {
         ChannelSummary(timeline: timeline, startedAt: startedAt)
     }

@@ -208,6 +208,8 @@ public struct IngestAssembler: Sendable {
     {
         guard let format = try Self.format(of: playlist) else { return [] }
         var timeline = try checkedTimeline(for: playlist, format: format)
+        // A stream with other settings after an ended one: followed from its start.
+        if let before = self.timeline, before.ended, !timeline.ended { cursor = nil }
         var publications: [Publication] = []
         defer { self.timeline = timeline }
         let open = playlist.lowLatency?.openParts ?? []
@@ -263,10 +265,16 @@ public struct IngestAssembler: Sendable {
             segmentDuration: Double(playlist.targetDuration), playlistSize: playlistSize,
             partDuration: playlist.lowLatency?.partTarget)
         var timeline = self.timeline ?? Timeline(configuration: configuration)
-        guard timeline.configuration.format == format,
-            timeline.configuration.targetDuration == configuration.targetDuration,
-            timeline.configuration.partDuration == configuration.partDuration
-        else {
+        let sameSettings =
+            timeline.configuration.format == format
+            && timeline.configuration.targetDuration == configuration.targetDuration
+            && timeline.configuration.partDuration == configuration.partDuration
+        if !sameSettings, timeline.ended {
+            // The stream before has ended: the next may have other settings. It is a stream of its
+            // own, under numbers that go on from the last one's, so no name is given other bytes.
+            return timeline.renewed(with: configuration)
+        }
+        guard sameSettings else {
             throw .conflict(
                 "channel \(channel) is live with other settings (container, target duration or parts); stop its publisher first"
             )

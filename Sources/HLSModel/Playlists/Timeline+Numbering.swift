@@ -46,6 +46,18 @@ extension Timeline {
         }
     }
 
+    /// A new stream after this one has ended, with other settings (container, target duration,
+    /// parts): empty, and numbered on from this one, after an EXT-X-DISCONTINUITY. A publisher's
+    /// numbers past the next one are a jump; lower ones keep the timeline's own numbering.
+    public func renewed(with configuration: Configuration) -> Timeline {
+        var next = Timeline(configuration: configuration, firstSequence: nextSequence)
+        next.discontinuitySequence = discontinuitySequence + segments.filter { $0.isListed && $0.discontinuity }.count
+        // Numbered before: never free to take up lower numbers.
+        next.startSequence = 0
+        next.nextIsDiscontinuity = nextSequence > 0
+        return next
+    }
+
     /// Every listed segment leaves the playlist, as if the window had slid past it: downloadable for
     /// its duration plus the playlist's, its discontinuity counted into the sequence.
     private mutating func unlistAll() {

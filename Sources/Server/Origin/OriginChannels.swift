@@ -285,6 +285,15 @@ public final class OriginChannels: Sendable {
         }
         var feed = channel.feeds[rendition]!
         let publications = try feed.assembler.put(file, bytes: bytes, now: wall)
+        if let store = feed.store, let timeline = feed.assembler.timeline,
+            !store.serves(settingsOf: timeline.configuration)
+        {
+            // A stream of other settings after the last ended: a store and sinks of its own, shown anew.
+            feed.store = nil
+            channel.retiring += feed.sinks ?? []
+            feed.sinks = nil
+            channel.listed = []
+        }
         if feed.store == nil, let timeline = feed.assembler.timeline {
             feed.store = LiveStore(timeline: timeline, startedAt: wall)
         }
