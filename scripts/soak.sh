@@ -37,10 +37,9 @@ ONAIR_INGEST_TOKEN=$token "$ONAIR_BINARY" serve --host 127.0.0.1 --port "$origin
 origin=$!
 pids+=("$origin")
 wait_for_port "$origin_port"
-"$ONAIR_BINARY" publish --channel soak --source test --audio test --renditions 720p,360p --low-latency \
+ONAIR_PUSH_HEADER="Authorization: Bearer $token" "$ONAIR_BINARY" publish --channel soak --source test --audio test --renditions 720p,360p --low-latency \
     --dvr 30m --dvr-dir "$work/dvr" --record "$work/rec" --host 127.0.0.1 --port "$publisher_port" \
-    --push "http://127.0.0.1:$origin_port/ingest/soak/" --push-header "Authorization: Bearer $token" \
-    --duration "${minutes}m" --log-level notice >"$work/publish.log" 2>&1 &
+    --push "http://127.0.0.1:$origin_port/ingest/soak/" --duration "${minutes}m" --log-level notice >"$work/publish.log" 2>&1 &
 publisher=$!
 pids+=("$publisher")
 wait_for_port "$publisher_port"

@@ -26,6 +26,15 @@ public final class Pacer {
     private let prepare: ((CapturedPicture) -> Void)?
     private let pause: PauseSwitch
     private var cadence: Cadence?
+    /// Slots in a Low-Latency HLS part (nil without parts): a part starts on every multiple.
+    public let partSlots: Int?
+
+    /// Whether the frame of slot `index` starts a segment (on the keyframe grid of `keyframeInterval`
+    /// slots) or a Low-Latency HLS part (every `partSlots`): a frame queue never drops one, or the segment or part it
+    /// starts would begin a frame late and last longer than its target.
+    public static func startsSegmentOrPart(_ index: Int64, keyframeInterval: Int, partSlots: Int?) -> Bool {
+        index % Int64(max(1, keyframeInterval)) == 0 || partSlots.map { index % Int64(max(1, $0)) == 0 } == true
+    }
 
     /// `cadence`: which slots reach the encoder; nil for every one.
     public init(
@@ -36,6 +45,7 @@ public final class Pacer {
         self.clock = clock
         self.pause = pause
         self.cadence = cadence
+        partSlots = cadence?.configuration.partSlots
         self.prepare = prepare
     }
 

@@ -74,11 +74,17 @@ final class PipelineService: Service, @unchecked Sendable {
 
     func run() async throws {
         // A frame on the keyframe grid is never the one dropped: its rung's IDR, and so its segment
-        // boundary, stays where every other rung has it. The lower rungs of a ladder, cheap to
-        // encode, may wait longer for their thread on a busy machine before they lose a frame.
-        let interval = Int64(renditions[0].encoder.settings.keyframeInterval)
+        // boundary, stays where every other rung has it. Nor is one that starts a Low-Latency HLS
+        // part: the packager cuts a part at its first frame past the part's length, so a part
+        // whose first frame was dropped would last a frame longer than PART-TARGET, which HLS
+        // forbids (origins refuse the playlist). The lower rungs of a ladder, cheap to encode, may
+        // wait longer for their thread on a busy machine before they lose a frame.
+        let interval = renditions[0].encoder.settings.keyframeInterval
+        let partSlots = pacer.partSlots
         let frames = renditions.indices.map { number in
-            BoundedQueue<VideoFrame>(capacity: number == 0 ? 4 : 8, policy: .dropOldest) { $0.index % interval == 0 }
+            BoundedQueue<VideoFrame>(capacity: number == 0 ? 4 : 8, policy: .dropOldest) { frame in
+                Pacer.startsSegmentOrPart(frame.index, keyframeInterval: interval, partSlots: partSlots)
+            }
         }
         let packets = renditions.map { _ in BoundedQueue<PacketMessage>(capacity: 256, policy: .block) }
         defer { finished() }

@@ -50,4 +50,13 @@ import Testing
                 .segmentStart, nil, nil, nil, nil, nil, .partStart, nil, .topOff, .newPicture, nil, nil, .partStart,
             ])
     }
+
+    /// The frames a full queue never drops: those that start a segment, and with Low-Latency HLS
+    /// a part (a part whose first frame went would last a frame longer than PART-TARGET).
+    @Test func framesThatStartASegmentOrAPartAreKept() {
+        let kept = (0..<13).filter { Pacer.startsSegmentOrPart(Int64($0), keyframeInterval: 12, partSlots: 4) }
+        #expect(kept == [0, 4, 8, 12])
+        let plain = (0..<13).filter { Pacer.startsSegmentOrPart(Int64($0), keyframeInterval: 12, partSlots: nil) }
+        #expect(plain == [0, 12])
+    }
 }
