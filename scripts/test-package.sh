@@ -9,6 +9,11 @@ cd "$(dirname "$0")/.."
 mirror=${1:-http://deb.debian.org/debian}
 step() { echo "test-package: $*"; }
 fail() { echo "test-package: FAILED: $*" >&2; exit 1; }
+# Every failing step says which it was (a bare `curl -sf` under `set -e` once ended the test in silence).
+trap 'echo "test-package: FAILED at line $LINENO: $BASH_COMMAND" >&2' ERR
+fetch() {  # url: its body, or the test fails naming it
+    curl -sf "$1" || fail "GET $1 failed"
+}
 
 scripts/package.sh
 deb=$(ls -t dist/onair_*.deb | head -1)
@@ -54,13 +59,16 @@ for _ in $(seq 1 300); do
     kill -0 "$publisher" 2>/dev/null || { cat "$root.publish.log"; fail "onair stopped before its first segment"; }
     sleep 0.1
 done
-curl -sf "$base/index.m3u8" | grep -q "EXT-X-STREAM-INF" || fail "no multivariant playlist"
-playlist=$(curl -sf "$base/media.m3u8")
+fetch "$base/index.m3u8" | grep -q "EXT-X-STREAM-INF" || fail "no multivariant playlist"
+playlist=$(fetch "$base/media.m3u8")
 echo "$playlist" | head -12
-segment=$(echo "$playlist" | grep -m1 "^seg")
+segment=$(echo "$playlist" | grep -m1 "^seg") || fail "the playlist lists no segment"
+# The init segment as the playlist names it (init<N>.mp4 when the numbering starts on the epoch).
+init=$(echo "$playlist" | sed -n 's/^#EXT-X-MAP:URI="\([^"]*\)".*/\1/p' | head -1)
+[ -n "$init" ] || fail "the playlist names no init segment (EXT-X-MAP)"
 probe=$(mktemp)
-curl -sf "$base/init.mp4" >"$probe"
-curl -sf "$base/$segment" >>"$probe"
+fetch "$base/$init" >"$probe"
+fetch "$base/$segment" >>"$probe"
 streams=$(ffprobe -v error -show_entries stream=codec_name,width,height -of csv=p=0 "$probe")
 rm -f "$probe"
 echo "$streams"
