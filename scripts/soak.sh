@@ -17,7 +17,8 @@ if [ -z "${ONAIR_BINARY:-}" ]; then
 fi
 work=$(mktemp -d)
 pids=()
-trap 'kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+# The logs stay for a look afterwards: `soak: logs in DIR` says where.
+trap 'kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$work/dvr" "$work/origin-dvr" "$work/rec"' EXIT
 source scripts/bench/common.sh
 origin_port=$(free_port)
 publisher_port=$(free_port)
@@ -70,6 +71,7 @@ sample() {  # pid: "rss_mib fds threads", empty once the process is gone
     echo "$rss $fds $threads"
 }
 
+echo "soak: logs in $work"
 printf "soak: %s min of a 720p+360p Low-Latency ladder, --dvr 30m, --record, pushed to onair serve (--dvr 30m)\n" \
     "$minutes"
 printf "%6s | %13s %5s %8s | %13s %5s %8s\n" "minute" "publisher MiB" "fds" "threads" "origin MiB" "fds" "threads"
@@ -77,10 +79,11 @@ declare -a publisher_rss origin_rss
 minute=0
 while kill -0 "$publisher" 2>/dev/null; do
     sleep 60 # the sampling period
-    minute=$((minute + 1))
     read -r p_rss p_fds p_threads <<<"$(sample "$publisher")" || true
     read -r o_rss o_fds o_threads <<<"$(sample "$origin")" || true
-    [ -n "${p_rss:-}" ] || break
+    # The publisher gone between two samples: the last minute is the last one sampled.
+    [ -n "${p_rss:-}" ] && [ -n "${o_rss:-}" ] || break
+    minute=$((minute + 1))
     publisher_rss[minute]=$p_rss
     origin_rss[minute]=$o_rss
     printf "%6d | %13s %5s %8s | %13s %5s %8s\n" "$minute" "$p_rss" "$p_fds" "$p_threads" "$o_rss" "$o_fds" \
@@ -104,5 +107,5 @@ failed=$(grep -c "push_failed" "$work/publish.log" || true)
 refused=$(grep -cE "refused|409|507|503" "$work/serve.log" || true)
 printf "pushes failed (publisher's push_failed events): %s; refusals in the origin's log: %s\n" "$failed" "$refused"
 grep -E "push_failed|push_recovered" "$work/publish.log" | head -20 || true
-dropped=$(grep -oE "dropped[^,]*" "$work/publish.log" | tail -1 || true)
-[ -n "$dropped" ] && echo "publisher: $dropped"
+stopped=$(grep -oE "[0-9]+ frames captured, [0-9]+ repeated, [0-9]+ dropped" "$work/publish.log" | tail -1 || true)
+[ -z "$stopped" ] || echo "publisher at its stop: $stopped"
