@@ -16,8 +16,14 @@ enum OwnAddresses {
         let wildcard = bound.isEmpty || bound.contains(where: isUnspecified)
         let own = wildcard ? Set(interfaceAddresses()) : Set(bound)
         return targets.contains { target in
-            own.contains(target) || (wildcard && (isLoopback(target) || isUnspecified(target)))
+            // A connection to the unspecified address (`0`, `[::]`) reaches this machine's loopback.
+            let reached = isUnspecified(target) ? loopback(like: target) : target
+            return own.contains(reached) || (wildcard && isLoopback(reached))
         }
+    }
+
+    private static func loopback(like address: Address) -> Address {
+        address.count == 4 ? [127, 0, 0, 1] : Array(repeating: 0, count: 15) + [1]
     }
 
     /// The addresses `host` resolves to (its brackets taken off); empty when it resolves to none.
