@@ -56,6 +56,8 @@ struct ServedHistory {
     var mediaSequence = 0
     var discontinuitySequence = 0
     var window: DVRWindow?
+    /// The playlist served last had EXT-X-ENDLIST.
+    var ended = false
 
     mutating func check(_ timeline: Timeline?) {
         guard let timeline else { return }
@@ -66,8 +68,14 @@ struct ServedHistory {
         _ = MultivariantPlaylist(renditions: [timeline]).render()
         let target = playlist.targetDuration
         precondition((1...60).contains(target), "TARGETDURATION \(target) served")
-        precondition(targetDuration == nil || targetDuration == target, "TARGETDURATION changed")
+        if let targetDuration, targetDuration != target {
+            // Only a new stream, after the one before ended (EXT-X-ENDLIST), may have other settings;
+            // an origin gives it sinks, and so a rewind window, of its own.
+            precondition(ended, "TARGETDURATION changed during a stream")
+            window = nil
+        }
         targetDuration = target
+        ended = playlist.ended
         for segment in playlist.segments {
             // As served: three decimals, then rounded to the nearest whole second (RFC 8216).
             let served = (segment.duration * 1000).rounded() / 1000
