@@ -88,12 +88,12 @@ public final class DVRSink: PublicationSink {
                 missingDuration: timeline.configuration.segmentDuration)
             changed = true
         }
-        if timeline.ended, !window.playlist.ended {
+        if timeline.ended, !window.isEnded {
             window.end()
             changed = true
         }
         self.window = window
-        guard changed, !window.playlist.segments.isEmpty else { return }
+        guard changed, !window.isEmpty else { return }
         do {
             try store.put(MediaFileName.dvrMediaPlaylist.description, bytes: Array(window.playlist.render().utf8))
             for file in deletable { try? store.delete(file) }

@@ -49,7 +49,13 @@ public struct DVRWindow: Sendable, Equatable {
             version: version, targetDuration: targetDuration, discontinuitySequence: discontinuitySequence)
     }
 
-    /// The window's playlist as it stands (`dvr-media.m3u8`).
+    /// Whether it ended (EXT-X-ENDLIST), without making its playlist.
+    public var isEnded: Bool { stored.ended }
+
+    /// Whether it lists nothing, without making its playlist.
+    public var isEmpty: Bool { left == stored.segments.count }
+
+    /// The window's playlist as it stands (`dvr-media.m3u8`): made anew on each call, so read once.
     public var playlist: MediaPlaylist {
         var playlist = stored.dropping(first: left)
         playlist.version = listedGaps > 0 ? max(version, 8) : version

@@ -32,7 +32,4 @@ final class UploadSlots: Sendable {
     func leave() {
         taken.subtract(1, ordering: .relaxed)
     }
-
-    /// Slots taken now.
-    var inUse: Int { taken.load(ordering: .relaxed) }
 }
