@@ -302,17 +302,22 @@ public struct IngestAssembler: Sendable {
                     + "\(String(fixed: Double(now - last) / 1000, decimals: 1)) s ago; a channel has one publisher "
                     + "at a time, and another takes over once it ends or is silent for \(hold / 1000) s")
         }
-        guard let start = startOfNewestRun(playlist, map: newestMap) else { return nil }
+        let start = startOfNewestRun(playlist, map: newestMap)
+        // Nothing the playlist names has come yet: the files may be on their way.
+        let openPartHere = playlist.lowLatency?.openParts.contains { files[$0.uri] != nil } ?? false
+        guard start != nil || openPartHere else { return nil }
         let initBytes = newestMap.flatMap { files[$0] }
         if timeline.configuration.format.hasInitSegment, initBytes == nil {
-            // Segments are here and the playlist says which init segment they need, but it never
-            // came: it went to this server before it restarted. Asked for again, not waited for.
+            // Media is here and the playlist says which init segment it needs, but that never came:
+            // it went to this server before it restarted (a publisher sends it first). Asked for
+            // again at once, not waited for: an open part is enough to know.
             if forgetting, let map = newestMap {
                 throw .missingFiles(
                     "\(map) is not here (this server restarted?): send it, and the files the playlist names, again")
             }
             return nil
         }
+        guard let start else { return nil }
         if !timeline.segments.isEmpty || !timeline.openParts.isEmpty || timeline.ended { timeline.beginRun() }
         Self.follow(playlist, from: start, map: newestMap, into: &timeline)
         var publications: [Publication] = []

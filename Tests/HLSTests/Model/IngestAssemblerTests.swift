@@ -167,6 +167,26 @@ import Testing
         #expect(try fresh.put(.mediaPlaylist, bytes: publisher.playlist, now: 0).isEmpty)
     }
 
+    @Test func anOriginThatRestartedBetweenTwoPartsAsksAtOnce() throws {
+        var publisher = Publisher(partDuration: 1.0 / 3)
+        var before = IngestAssembler(channel: "demo")
+        try publisher.initSegment(into: &before)
+        _ = try publisher.segment(into: &before)
+        // Restarted between two parts: what reaches it first is the open segment's second part, and
+        // the playlist that follows asks at once for what went before, not once a segment closes.
+        _ = publisher.timeline.appendPart([7], duration: 1.0 / 3, independent: true)
+        _ = publisher.timeline.appendPart([8], duration: 1.0 / 3, independent: false)
+        var origin = IngestAssembler(channel: "demo")
+        _ = try origin.put(.part(1, 1, .fmp4), bytes: [8], now: 0)
+        #expect(
+            throws: IngestAssembler.Refusal.missingFiles(
+                "init.mp4 is not here (this server restarted?): send it, and the files the playlist names, again"
+            )
+        ) {
+            try origin.put(.mediaPlaylist, bytes: publisher.playlist, now: 0)
+        }
+    }
+
     @Test func aGapIsListedAsAGapAndTheEndAsTheEnd() throws {
         var origin = IngestAssembler(channel: "demo")
         var publisher = Publisher()
