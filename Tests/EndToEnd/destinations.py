@@ -210,8 +210,11 @@ class ThrottlingProxy:
             except OSError:
                 client.close()
                 continue
-            threading.Thread(target=self.pipe, args=(client, upstream, True), daemon=True).start()
-            threading.Thread(target=self.pipe, args=(upstream, client, False), daemon=True).start()
+            self.connected(client, upstream)
+
+    def connected(self, client, upstream):
+        threading.Thread(target=self.pipe, args=(client, upstream, True), daemon=True).start()
+        threading.Thread(target=self.pipe, args=(upstream, client, False), daemon=True).start()
 
     def pipe(self, source, target, throttled):
         try:
@@ -236,3 +239,45 @@ class ThrottlingProxy:
     def close(self):
         self.closed = True
         self.server.close()
+
+
+class ClosingProxy(ThrottlingProxy):
+    """A TCP proxy to `upstream` that closes its first connection, unanswered, as the client's
+    second request on it arrives: what a client sees when a server ends a kept-alive connection
+    (its keep-alive timeout) at the moment the client sends on it. `cut` is set once it has."""
+
+    def __init__(self, upstream):
+        self.cut = threading.Event()
+        self.first = None
+        self.answered = False
+        super().__init__(upstream)
+
+    def connected(self, client, upstream):
+        if self.first is not None:
+            return super().connected(client, upstream)
+        self.first = client
+        threading.Thread(target=self.pipe_first, args=(client, upstream, True), daemon=True).start()
+        threading.Thread(target=self.pipe_first, args=(upstream, client, False), daemon=True).start()
+
+    def pipe_first(self, source, target, towards_server):
+        try:
+            while True:
+                data = source.recv(65536)
+                if not data:
+                    break
+                if towards_server and self.answered:
+                    break  # a second request: closed without an answer
+                target.sendall(data)
+                if not towards_server:
+                    self.answered = True
+        except OSError:
+            pass
+        finally:
+            for sock in (source, target):
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                sock.close()
+            if towards_server and self.answered:
+                self.cut.set()

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from destinations import Nginx, SeaweedFS, ThrottlingProxy
+from destinations import ClosingProxy, Nginx, SeaweedFS, ThrottlingProxy
 from edges import TOKEN, Origin
 from harness import Publisher, fetch, free_port, make_certificate, run_onair, wait_until
 from hls_rules import MediaPlaylist, check_history, check_media_playlist
@@ -469,6 +469,29 @@ def test_an_ingest_fault_is_survived_and_its_playlist_stays_valid(tmp_path, faul
         publisher.kill()
         if proxy:
             proxy.close()
+        nginx.stop()
+
+
+def test_a_kept_alive_connection_closed_as_a_request_goes_out_is_not_a_failure(tmp_path):
+    """A server may end a kept-alive connection just as the publisher sends on it (its keep-alive
+    timeout, a restart): the PUT, idempotent, goes again on a new connection, and nobody is told
+    of a failure that was none."""
+    nginx = Nginx(tmp_path / "nginx")
+    proxy = ClosingProxy(nginx.port)
+    publisher = Publisher(*SMALL, "--push", f"http://127.0.0.1:{proxy.port}/live/demo/")
+    viewer = DestinationViewer(f"{nginx.base}/live/demo/")
+    try:
+        wait_until(proxy.cut.is_set, 20, what="the proxy to close the first connection under a request")
+        wait_until(lambda: viewer.newest and len(viewer.newest.segments) >= 3, 30, what="3 segments at nginx")
+        assert publisher.stop() == 0
+        wait_until(lambda: viewer.newest.ended, 15, what="EXT-X-ENDLIST at nginx")
+        viewer.stop()
+        viewer.check(timing=False)
+        assert events(publisher, "push_failed") == []
+    finally:
+        viewer.running = False
+        publisher.kill()
+        proxy.close()
         nginx.stop()
 
 

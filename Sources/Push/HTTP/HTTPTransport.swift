@@ -13,11 +13,16 @@ final class HTTPTransport: Sendable {
 
     private let client: HTTPClient
 
+    /// A kept-alive connection unused this long is closed here: before the server closes it (5 s
+    /// in Apache and Varnish, 30 s in `onair serve`, 75 s in nginx), so that a request is not sent
+    /// on a connection the server is closing at that very moment.
+    static let idleSeconds: Int64 = 4
+
     init() {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(3), read: .seconds(10)),
-            connectionPool: .init(idleTimeout: .seconds(60)))
+            connectionPool: .init(idleTimeout: .seconds(Self.idleSeconds)))
         // Keep-alive HTTP/1.1, one request at a time per connection, as ingest points expect it
         // (nginx's WebDAV and CDN ingests speak it; the sink sends one file at a time anyway).
         configuration.httpVersion = .http1Only
@@ -41,10 +46,17 @@ final class HTTPTransport: Sendable {
         } catch {
             throw .unreachable("\(error)")
         }
+        let deadline = NIODeadline.now() + .milliseconds(Int64(timeout * 1000))
         let response: HTTPClient.Response
         do {
-            response = try client.execute(request: request, deadline: .now() + .milliseconds(Int64(timeout * 1000)))
-                .wait()
+            do {
+                response = try client.execute(request: request, deadline: deadline).wait()
+            } catch  where Self.closedUnanswered(error) && [.PUT, .DELETE].contains(method) {
+                // A kept-alive connection the server closed as this request went out (a server
+                // whose keep-alive is shorter than ``idleSeconds``, or one that restarted): the
+                // request is idempotent, and goes once more, on a new connection.
+                response = try client.execute(request: request, deadline: deadline).wait()
+            }
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
             throw .unreachable(
                 "not sent within \(String(fixed: timeout, decimals: 1)) s (slower than the stream, or no answer)")
@@ -74,6 +86,15 @@ final class HTTPTransport: Sendable {
         let line = String(text.split(whereSeparator: \.isNewline).first ?? "").filter { $0.isASCII && !$0.isNewline }
         let trimmed = line.prefix(300).trimmingCharacters(in: .whitespaces)
         return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// The connection ended before any answer came, after the request was sent or while it was:
+    /// not a refusal, and not a timeout.
+    static func closedUnanswered(_ error: any Error) -> Bool {
+        if let error = error as? HTTPClientError { return error == .remoteConnectionClosed }
+        if let error = error as? IOError { return [ECONNRESET, EPIPE].contains(error.errnoCode) }
+        if let error = error as? ChannelError { return error == .ioOnClosedChannel || error == .eof }
+        return false
     }
 
     /// "connection refused" rather than a type dump.
