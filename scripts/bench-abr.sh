@@ -50,7 +50,7 @@ ffmpeg_ladder() {  # name scaler-flags
     measure "$1" ffmpeg -hide_banner -nostdin -f x11grab -framerate "$fps" -draw_mouse 0 -video_size 1920x1080 \
         -i ":$display_number" -t "$seconds" \
         -filter_complex "[0:v]split=3[a][b][c];[a]scale=1920:1080:flags=$2[a2];[b]scale=1280:720:flags=$2[b2];[c]scale=640:360:flags=$2[c2]" \
-        -map "[a2]" -map "[b2]" -map "[c2]" -c:v libx264 -preset veryfast -tune zerolatency -pix_fmt yuv420p \
+        -map "[a2]" -map "[b2]" -map "[c2]" -c:v libx264 -preset veryfast -tune zerolatency -x264-params "$x264_params" -pix_fmt yuv420p \
         -g "$keyframes" -keyint_min "$keyframes" -sc_threshold 0 $(rate 0 4600k) $(rate 1 2500k) $(rate 2 900k) \
         -f hls -hls_time 2 -hls_list_size 6 -hls_segment_type fmp4 -hls_flags delete_segments+independent_segments \
         -var_stream_map "v:0 v:1 v:2" -master_pl_name index.m3u8 "$work/$1/%v/media.m3u8"

@@ -23,7 +23,7 @@ pids=()
 trap 'kill "${pids[@]}" 2>/dev/null; rm -rf "$work"' EXIT
 source scripts/bench/common.sh
 display_number=92
-encoder=(-c:v libx264 -preset veryfast -tune zerolatency -pix_fmt yuv420p -g 60 -keyint_min 60 -sc_threshold 0
+encoder=(-c:v libx264 -preset veryfast -tune zerolatency -x264-params "$x264_params" -pix_fmt yuv420p -g 60 -keyint_min 60 -sc_threshold 0
     -b:v 4000k -maxrate 4000k -bufsize 4000k)
 
 editor_screen() {  # characters a second [seconds]: Xvfb with the editor, typing at that rate (for so long)

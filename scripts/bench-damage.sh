@@ -25,7 +25,7 @@ pids=()
 trap 'kill "${pids[@]}" 2>/dev/null; rm -rf "$work"' EXIT
 source scripts/bench/common.sh
 display_number=91
-encoder=(-c:v libx264 -preset veryfast -tune zerolatency -pix_fmt yuv420p -g 60 -keyint_min 60 -sc_threshold 0
+encoder=(-c:v libx264 -preset veryfast -tune zerolatency -x264-params "$x264_params" -pix_fmt yuv420p -g 60 -keyint_min 60 -sc_threshold 0
     -b:v 2500k -maxrate 2500k -bufsize 2500k)
 
 grab() {  # name width height output scaler-flags: ffmpeg x11grab publishing the screen

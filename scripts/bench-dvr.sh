@@ -27,7 +27,7 @@ onair_dvr hours 2h &
 mkdir -p "$work/ffmpeg"
 measure ffmpeg ffmpeg -hide_banner -nostdin -re -f lavfi -i "sine=frequency=440:sample_rate=48000" \
     -filter_complex_script scripts/bench/pattern.lavfi -map "[v]" -map 0:a -t "$seconds" \
-    -c:v libx264 -preset veryfast -tune zerolatency -pix_fmt yuv420p -g 60 -keyint_min 60 -sc_threshold 0 \
+    -c:v libx264 -preset veryfast -tune zerolatency -x264-params "$x264_params" -pix_fmt yuv420p -g 60 -keyint_min 60 -sc_threshold 0 \
     -b:v 2500k -maxrate 2500k -bufsize 2500k -c:a aac -b:a 128k -ar 48000 -ac 2 \
     -f hls -hls_time 2 -hls_list_size 3600 -hls_flags delete_segments -hls_segment_type fmp4 \
     -hls_segment_filename "$work/ffmpeg/seg%d.m4s" "$work/ffmpeg/media.m3u8" >"$work/ffmpeg.result" &

@@ -30,7 +30,7 @@ pids+=("$onair")
 mkdir -p "$work/ffmpeg"
 ffmpeg -hide_banner -nostdin -f x11grab -framerate "$fps" -draw_mouse 0 -video_size 1920x1080 \
     -i ":$display_number" -t "$seconds" -vf scale=1280:720:flags=bicubic -c:v libx264 -preset veryfast \
-    -tune zerolatency -pix_fmt yuv420p -g "$keyframes" -keyint_min "$keyframes" -sc_threshold 0 \
+    -tune zerolatency -x264-params "$x264_params" -pix_fmt yuv420p -g "$keyframes" -keyint_min "$keyframes" -sc_threshold 0 \
     -b:v 2500k -maxrate 2500k -bufsize 2500k -f hls -hls_time 2 -hls_list_size 6 -hls_segment_type fmp4 \
     -hls_flags delete_segments "$work/ffmpeg/index.m3u8" >"$work/ffmpeg.log" 2>&1 &
 ffmpeg=$!

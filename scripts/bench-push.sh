@@ -65,7 +65,7 @@ two=$(onair_publish two --push "$ingest/live/two-a/" --push "$ingest/live/two-b/
 mkdir -p "$work/root/live/ffmpeg"
 ffmpeg=$(measure ffmpeg ffmpeg -hide_banner -nostdin -re -f lavfi -i "sine=frequency=440:sample_rate=48000" \
     -filter_complex_script scripts/bench/pattern.lavfi -map "[v]" -map 0:a -t "$seconds" \
-    -c:v libx264 -preset veryfast -tune zerolatency -pix_fmt yuv420p -g 60 -keyint_min 60 -sc_threshold 0 \
+    -c:v libx264 -preset veryfast -tune zerolatency -x264-params "$x264_params" -pix_fmt yuv420p -g 60 -keyint_min 60 -sc_threshold 0 \
     -b:v 2500k -maxrate 2500k -bufsize 2500k -c:a aac -b:a 128k -ar 48000 -ac 2 \
     -f hls -hls_time 2 -hls_list_size 6 -hls_segment_type fmp4 -hls_flags delete_segments \
     -method PUT -http_persistent 1 "$ingest/live/ffmpeg/index.m3u8")

@@ -40,7 +40,7 @@ variant() {  # name tune [x264-params]
 
 printf "%s s of an editor with typing, 1920x1080, 30 fps, libx264 veryfast 4000k\n" "$seconds"
 printf "%-34s %9s %8s %10s %8s\n" "variant" "SSIM Y" "PSNR Y" "MB" "CPU s"
-variant "zerolatency-onair" zerolatency
+variant "zerolatency-onair" zerolatency "$x264_params"
 variant "stillimage" zerolatency,stillimage
 variant "ssim-tune" zerolatency,ssim
 variant "no-psy-no-aq" zerolatency "psy-rd=0,0:aq-mode=0"

@@ -29,7 +29,7 @@ ffmpeg_publish() {  # name, input arguments...: the ffmpeg CLI with onair's sett
     shift
     mkdir -p "$work/$name"
     measure "$name" ffmpeg -hide_banner -nostdin -re "$@" -t "$seconds" \
-        -c:v libx264 -preset veryfast -tune zerolatency -pix_fmt yuv420p -g 60 -keyint_min 60 -sc_threshold 0 \
+        -c:v libx264 -preset veryfast -tune zerolatency -x264-params "$x264_params" -pix_fmt yuv420p -g 60 -keyint_min 60 -sc_threshold 0 \
         -b:v 2500k -maxrate 2500k -bufsize 2500k \
         -c:a aac -b:a 128k -ar 48000 -ac 2 \
         -f hls -hls_time 2 -hls_list_size 6 -hls_segment_type fmp4 -hls_flags delete_segments \
@@ -103,7 +103,7 @@ screen_runs() {  # label: onair, then ffmpeg, on what the display shows now
     # behind: in 10 s it duplicated 177 of 290 frames, so it encoded a third of the pictures onair does.
     theirs=$(measure "ffmpeg-$label" ffmpeg -hide_banner -nostdin -thread_queue_size 512 -f x11grab -framerate 30 \
         -draw_mouse 0 -i ":$display_number" -thread_queue_size 512 -f alsa -i pulse:desk.monitor -t "$seconds" \
-        -c:v libx264 -preset veryfast -tune zerolatency -pix_fmt yuv420p -g 60 -keyint_min 60 -sc_threshold 0 \
+        -c:v libx264 -preset veryfast -tune zerolatency -x264-params "$x264_params" -pix_fmt yuv420p -g 60 -keyint_min 60 -sc_threshold 0 \
         -b:v 2500k -maxrate 2500k -bufsize 2500k -c:a aac -b:a 128k -ar 48000 -ac 2 \
         -f hls -hls_time 2 -hls_list_size 6 -hls_segment_type fmp4 -hls_flags delete_segments \
         "$work/ffmpeg-$label/index.m3u8")

@@ -62,3 +62,7 @@ animate() {  # width height x y: ffplay showing testsrc2 there, on the screen sc
     pids+=($!)
     until DISPLAY=:$display_number xwininfo -root -tree | grep -q testsrc2; do sleep 0.2; done
 }
+
+# What onair sets of x264 beyond the preset and zerolatency (VideoEncoder.x264Parameters): the
+# ffmpeg peers use the same, so the settings are identical.
+x264_params=scenecut=0:repeat-headers=1:force-cfr=0:ipratio=2

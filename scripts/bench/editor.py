@@ -1,7 +1,7 @@
 """A full-screen editor for the cadence benchmark: a Tk text widget filled with source code in a
 monospace font, on the X display of $DISPLAY; with a rate, it types that many characters a second
 at the end of the text, as a person would, for a number of seconds (or until it is stopped).
-Prints "ok" once drawn.
+Prints "ok" once drawn, and "typed" once the typing has ended.
 
     python3 editor.py WIDTH HEIGHT [CHARACTERS_PER_SECOND [SECONDS]]
 """
@@ -29,6 +29,7 @@ typed = "let typed = onair.publish(channel: demo) // a person typing at the end 
 
 def type_one(index=0):
     if index >= rate * typing_seconds:
+        print("typed", flush=True)
         return
     text.insert("3.0", typed[index % len(typed)])
     root.after(int(1000 / rate), type_one, index + 1)
