@@ -24,9 +24,12 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     private var head = 0
     private var closed = false
     private var dropped = 0
-    /// With `.dropOldest`: elements passed over when one must go (the oldest of them goes only
-    /// when every queued element is one).
+    /// With `.dropOldest`: elements passed over when one must go. When every queued element is
+    /// one, a newcomer that is not goes instead, and one that is joins them, beyond the capacity,
+    /// up to ``keptGrowth`` times it (then the oldest goes).
     private let keep: (@Sendable (Element) -> Bool)?
+    /// How far kept elements may fill a queue beyond its capacity.
+    public static var keptGrowth: Int { 4 }
 
     public init(capacity: Int, policy: OverflowPolicy, keep: (@Sendable (Element) -> Bool)? = nil) {
         precondition(capacity > 0)
@@ -46,12 +49,19 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         }
         if closed { return false }
         if elements.count - head >= capacity {
-            if let keep, let index = elements[head...].firstIndex(where: { !keep($0!) }), index > head {
-                elements.remove(at: index)
-            } else {
+            if let keep, let index = elements[head...].firstIndex(where: { !keep($0!) }) {
+                if index > head { elements.remove(at: index) } else { letGoOfHead() }
+                dropped += 1
+            } else if let keep, !keep(element) {
+                // Every queued element is kept: the newcomer goes instead.
+                dropped += 1
+                return true
+            } else if keep == nil || elements.count - head >= capacity * Self.keptGrowth {
                 letGoOfHead()
+                dropped += 1
             }
-            dropped += 1
+            // Otherwise a kept element joins kept ones beyond the capacity (a consumer stalled for
+            // longer than the capacity's worth of them), up to `keptGrowth` times it.
         }
         elements.append(element)
         condition.broadcast()
@@ -84,7 +94,8 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     }
 
     /// Empties the oldest slot and moves past it; the empty slots go once there are as many as the
-    /// capacity (so the array never grows beyond twice it, however long the consumer is away).
+    /// capacity (so the array never grows beyond `keptGrowth + 1` times it, however long the
+    /// consumer is away).
     private func letGoOfHead() {
         elements[head] = nil
         head += 1

@@ -21,13 +21,16 @@ import Testing
         queue.close()
         var left: [Int] = []
         while let value = queue.pop() { left.append(value) }
-        #expect(left == [3, 6, 7], "1, 2, 4 and 5 went first; then 0, the oldest, as all were kept")
+        #expect(left == [0, 3, 6], "1, 2, 4 and 5 went first; then 7, the newcomer, as all queued were kept")
         #expect(queue.droppedCount == 5)
-        // Only kept ones queued: the oldest goes all the same.
+        // Only kept ones: they fill four times the capacity, then the oldest goes.
         let full = BoundedQueue<Int>(capacity: 2, policy: .dropOldest) { _ in true }
-        for value in 1...3 { full.push(value) }
+        for value in 1...9 { full.push(value) }
         full.close()
-        #expect(full.pop() == 2 && full.pop() == 3)
+        left = []
+        while let value = full.pop() { left.append(value) }
+        #expect(left == Array(2...9))
+        #expect(full.droppedCount == 1)
     }
 
     /// Stands for a picture or a publication: something whose release can be seen.
@@ -88,6 +91,25 @@ import Testing
         #expect(kept == nil)
         #expect(keeping.pop()?.id == 2)
         #expect(plain.droppedCount == 1 && keeping.droppedCount == 1)
+    }
+
+    /// A frame queue whose encoder stalls for longer than its capacity's worth of part starts: none
+    /// of them is dropped (a part whose first frame went would last longer than PART-TARGET), a
+    /// frame that starts nothing is dropped instead, and the growth is bounded.
+    @Test func keptElementsAreNeverDroppedForOthersAndGrowOnlySoFar() {
+        let queue = BoundedQueue<Int>(capacity: 2, policy: .dropOldest) { $0 % 3 == 0 }
+        for frame in 0..<7 { queue.push(frame) }
+        // 0..6 into room for 2: 1, 2, 4 and 5 pass; 0, 3 and 6 (kept) are all there.
+        #expect(queue.droppedCount == 4)
+        var left: [Int] = []
+        while let frame = queue.tryPop() { left.append(frame) }
+        #expect(left == [0, 3, 6])
+        // Kept ones alone grow to 4 times the capacity, then the oldest goes.
+        for frame in 0..<9 { queue.push(frame * 3) }
+        #expect(queue.droppedCount == 5)
+        left = []
+        while let frame = queue.tryPop() { left.append(frame) }
+        #expect(left == [3, 6, 9, 12, 15, 18, 21, 24])
     }
 
     @Test func aQueueNobodyReadsKeepsOnlyItsCapacity() {
