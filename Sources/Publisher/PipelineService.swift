@@ -78,8 +78,9 @@ final class PipelineService: Service, @unchecked Sendable {
         // part: the packager cuts a part at its first frame past the part's length, so a part
         // whose first frame was dropped would last a frame longer than PART-TARGET, which HLS
         // forbids (origins refuse the playlist); an encoder stalled for longer than its queue's
-        // worth of them keeps them all (up to four times the queue). The lower rungs of a ladder, cheap to encode, may
-        // wait longer for their thread on a busy machine before they lose a frame.
+        // worth of them keeps them all (up to four times the queue). The lower rungs of a ladder,
+        // cheap to encode, may wait longer for their thread on a busy machine before they lose a
+        // frame.
         let interval = renditions[0].encoder.settings.keyframeInterval
         let partSlots = pacer.partSlots
         let frames = renditions.indices.map { number in

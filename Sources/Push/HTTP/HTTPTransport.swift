@@ -51,7 +51,7 @@ final class HTTPTransport: Sendable {
         do {
             do {
                 response = try client.execute(request: request, deadline: deadline).wait()
-            } catch  where Self.closedUnanswered(error) && [.PUT, .DELETE].contains(method) {
+            } catch let closed where Self.closedUnanswered(closed) && [.PUT, .DELETE].contains(method) {
                 // A kept-alive connection the server closed as this request went out (a server
                 // whose keep-alive is shorter than ``idleSeconds``, or one that restarted): the
                 // request is idempotent, and goes once more, on a new connection.
