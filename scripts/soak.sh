@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # A soak: a 720p+360p Low-Latency ladder of the test source with --dvr 30m, --record and a push to
 # `onair serve` (which keeps its own 30 min window), played by viewers of both, for MINUTES. Every
-# minute it prints, for the publisher and the origin, the resident memory, the open descriptors
-# and the threads; at the end, how each grew after the rewind windows filled (minute 31), per
-# hour, and every push the origin refused or closed. Not part of scripts/test.sh.
+# minute it prints, for the publisher and the origin, the resident and anonymous memory, the open
+# descriptors and the threads; at the end, how each grew after the rewind windows filled (minute
+# 31), per hour, and every push the origin refused or closed. Not part of scripts/test.sh.
 #
 #   scripts/soak.sh [minutes]      (default 120)
 #
@@ -62,46 +62,53 @@ for base in "http://127.0.0.1:$publisher_port" "http://127.0.0.1:$origin_port"; 
     done
 done
 
-sample() {  # pid: "rss_mib fds threads", empty once the process is gone
+sample() {  # pid: "rss_mib anon_mib fds threads", empty once the process is gone
     [ -r "/proc/$1/status" ] || return 0
-    local rss threads fds
+    local rss anon threads fds
     rss=$(awk '$1 == "VmRSS:" { printf "%.1f", $2 / 1024 }' "/proc/$1/status" 2>/dev/null) || return 0
+    anon=$(awk '$1 == "RssAnon:" { printf "%.1f", $2 / 1024 }' "/proc/$1/status" 2>/dev/null) || return 0
     threads=$(awk '$1 == "Threads:" { print $2 }' "/proc/$1/status" 2>/dev/null) || return 0
     fds=$(find "/proc/$1/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)
-    echo "$rss $fds $threads"
+    echo "$rss $anon $fds $threads"
 }
 
 echo "soak: logs in $work"
 printf "soak: %s min of a 720p+360p Low-Latency ladder, --dvr 30m, --record, pushed to onair serve (--dvr 30m)\n" \
     "$minutes"
-printf "%6s | %13s %5s %8s | %13s %5s %8s\n" "minute" "publisher MiB" "fds" "threads" "origin MiB" "fds" "threads"
-declare -a publisher_rss origin_rss
+printf "%6s | %8s %8s %4s %7s | %8s %8s %4s %7s\n" "minute" "pub MiB" "anon" "fds" "threads" "orig MiB" "anon" \
+    "fds" "threads"
+samples=$work/samples  # minute, then each process's RSS and anonymous MiB
 minute=0
 while kill -0 "$publisher" 2>/dev/null; do
     sleep 60 # the sampling period
-    read -r p_rss p_fds p_threads <<<"$(sample "$publisher")" || true
-    read -r o_rss o_fds o_threads <<<"$(sample "$origin")" || true
+    read -r p_rss p_anon p_fds p_threads <<<"$(sample "$publisher")" || true
+    read -r o_rss o_anon o_fds o_threads <<<"$(sample "$origin")" || true
     # The publisher gone between two samples: the last minute is the last one sampled.
     [ -n "${p_rss:-}" ] && [ -n "${o_rss:-}" ] || break
     minute=$((minute + 1))
-    publisher_rss[minute]=$p_rss
-    origin_rss[minute]=$o_rss
-    printf "%6d | %13s %5s %8s | %13s %5s %8s\n" "$minute" "$p_rss" "$p_fds" "$p_threads" "$o_rss" "$o_fds" \
-        "$o_threads"
+    echo "$minute $p_rss $p_anon $o_rss $o_anon" >>"$samples"
+    printf "%6d | %8s %8s %4s %7s | %8s %8s %4s %7s\n" "$minute" "$p_rss" "$p_anon" "$p_fds" "$p_threads" "$o_rss" \
+        "$o_anon" "$o_fds" "$o_threads"
 done
 wait "$publisher" || echo "soak: the publisher exited with status $?"
 
-growth() {  # first last minutes: MiB per hour between the two samples
-    awk -v a="$1" -v b="$2" -v m="$3" 'BEGIN { if (m > 0) printf "%+.2f", (b - a) * 60 / m; else print "n/a" }'
-}
+# After the windows filled: the growth from that minute to the last, and the least-squares slope
+# over every minute between (a step, such as a high-water mark under a passing load, weighs in the
+# first; a steady leak in both).
 filled=31
 if ((minute > filled + 1)); then
-    span=$((minute - filled))
-    printf "after the windows filled (minute %d to %d): publisher %s MiB/h (%s -> %s), origin %s MiB/h (%s -> %s)\n" \
-        "$filled" "$minute" "$(growth "${publisher_rss[filled]}" "${publisher_rss[minute]}" "$span")" \
-        "${publisher_rss[filled]}" "${publisher_rss[minute]}" \
-        "$(growth "${origin_rss[filled]}" "${origin_rss[minute]}" "$span")" "${origin_rss[filled]}" \
-        "${origin_rss[minute]}"
+    awk -v from="$filled" '
+        $1 >= from { n++; x = $1; sx += x; sxx += x * x
+                     for (c = 2; c <= 5; c++) { y[c] = $c; sy[c] += $c; sxy[c] += x * $c; if ($1 == from) first[c] = $c } }
+        END {
+            split("publisher RSS,publisher anonymous,origin RSS,origin anonymous", label, ",")
+            printf "after the windows filled (minute %d to %d), MiB an hour:\n", from, x
+            for (c = 2; c <= 5; c++) {
+                slope = (n * sxy[c] - sx * sy[c]) / (n * sxx - sx * sx) * 60
+                printf "  %-20s %7.1f -> %7.1f: %+6.2f first to last, %+6.2f slope\n", label[c - 1], first[c], y[c],
+                    (y[c] - first[c]) * 60 / (x - from), slope
+            }
+        }' "$samples"
 fi
 failed=$(grep -c "push_failed" "$work/publish.log" || true)
 refused=$(grep -cE "refused|409|507|503" "$work/serve.log" || true)
