@@ -184,6 +184,16 @@ class SeaweedFS:
         self.log.close()
 
 
+def hang_up(*sockets):
+    """Closes both ends of a proxied connection, whatever state they are in."""
+    for sock in sockets:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        sock.close()
+
+
 class ThrottlingProxy:
     """A TCP proxy to `upstream` that passes at most `rate` bytes a second from client to server
     while throttled (`rate` None: full speed). Connections it holds are kept alive as they come."""
@@ -229,12 +239,7 @@ class ThrottlingProxy:
         except OSError:
             pass
         finally:
-            for sock in (source, target):
-                try:
-                    sock.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-                sock.close()
+            hang_up(source, target)
 
     def close(self):
         self.closed = True
@@ -273,11 +278,6 @@ class ClosingProxy(ThrottlingProxy):
         except OSError:
             pass
         finally:
-            for sock in (source, target):
-                try:
-                    sock.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-                sock.close()
+            hang_up(source, target)
             if towards_server and self.answered:
                 self.cut.set()
