@@ -44,8 +44,10 @@ let package = Package(
         .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(
             name: "CPipeWire", pkgConfig: "libpipewire-0.3", providers: [.apt(["libpipewire-0.3-dev"])]),
-        // Threads, queues, signals, clocks, numbers as text: what every stage uses; no C library.
-        .target(name: "Runtime", swiftSettings: swiftSettings),
+        // glibc's malloc extensions: handing freed heap pages back to the system.
+        .systemLibrary(name: "CMalloc"),
+        // Threads, queues, signals, clocks, numbers as text: what every stage uses; no C library but glibc.
+        .target(name: "Runtime", dependencies: ["CMalloc"], swiftSettings: swiftSettings),
         // The HLS model: timelines, playlists, file names, requests, ingest rules; no C library.
         .target(name: "HLSModel", dependencies: ["Runtime"], swiftSettings: swiftSettings),
         .target(name: "Media", dependencies: ["Runtime", "CFFmpeg"], swiftSettings: swiftSettings),
@@ -134,6 +136,7 @@ let package = Package(
         .executableTarget(
             name: "IngestFuzzer", dependencies: ["HLSModel", "FuzzDriver"], path: "Fuzz/IngestFuzzer",
             swiftSettings: swiftSettings),
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime"], swiftSettings: swiftSettings),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "HLSModel", "Media"], swiftSettings: swiftSettings),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media"], swiftSettings: swiftSettings),
         .testTarget(name: "MediaTests", dependencies: ["Media", "Encoding", "Capture"], swiftSettings: swiftSettings),

@@ -139,7 +139,10 @@ public final class Broadcast: Sendable {
             paused: pause, interactive: showStatus, report: hub.reporter, logger: logger)
         guard config.serve else {
             hub.report(.started, "publishing channel \(config.channel) without the built-in server\(pushing)")
-            return [.init(service: status), .init(service: ControlSignals(control: control))]
+            return [
+                .init(service: status), .init(service: ControlSignals(control: control)),
+                .init(service: HeapTrimming(logger: logger)),
+            ]
         }
         return [
             .init(service: server),
@@ -149,6 +152,7 @@ public final class Broadcast: Sendable {
                     limit: Double(config.playlistSize + 1) * config.segmentDuration, logger: logger)),
             .init(service: status),
             .init(service: ControlSignals(control: control)),
+            .init(service: HeapTrimming(logger: logger)),
         ]
     }
 

@@ -97,7 +97,10 @@ public struct OriginServer {
         }
         let group = ServiceGroup(
             configuration: .init(
-                services: [.init(service: application), .init(service: Sweeper(channels: channels))],
+                services: [
+                    .init(service: application), .init(service: Sweeper(channels: channels)),
+                    .init(service: HeapTrimming(logger: logger)),
+                ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: Logger(label: "onair.services", factory: { _ in SwiftLogNoOpLogHandler() })))
         try await group.run()

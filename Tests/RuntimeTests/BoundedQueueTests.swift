@@ -1,7 +1,6 @@
-import Runtime
 import Testing
 
-@testable import Media
+@testable import Runtime
 
 @Suite struct BoundedQueueTests {
     @Test func dropOldestKeepsTheNewestAndCountsDrops() {

@@ -1,6 +1,6 @@
 import Testing
 
-import Media
+import Runtime
 
 @Suite struct NumberTextTests {
     @Test func zeroPaddingFillsToTheWidthAndNeverTruncates() {

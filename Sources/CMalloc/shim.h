@@ -1,0 +1,2 @@
+// glibc's malloc extensions (malloc_trim), which its Swift overlay does not export.
+#include <malloc.h>
