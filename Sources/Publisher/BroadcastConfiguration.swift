@@ -38,6 +38,8 @@ public struct BroadcastConfiguration: Sendable {
     public var height = 720
     public var fps = 30
     public var videoBitrate = 2_500_000
+    /// `--codec`: the one rendition's video codec (a ladder's rungs each carry their own).
+    public var videoCodec = VideoCodec.standard
     public var audioBitrate = 128_000
     public var format = ContainerFormat.fmp4
     public var segmentDuration = 2.0
@@ -83,7 +85,10 @@ public struct BroadcastConfiguration: Sendable {
     /// What is encoded: the ladder's rungs, or the one rendition.
     public var renditions: [RenditionLadder.Rung] {
         ladder.isEmpty
-            ? [RenditionLadder.Rung(id: Rendition.singleID, width: width, height: height, videoBitrate: videoBitrate)]
+            ? [
+                RenditionLadder.Rung(
+                    id: Rendition.singleID, width: width, height: height, videoBitrate: videoBitrate, codec: videoCodec)
+            ]
             : ladder
     }
 

@@ -43,7 +43,8 @@ struct BroadcastRenditions {
             let videoEncoder = try rung.map { rung in
                 try VideoEncoder(
                     settings: VideoEncoderSettings(
-                        width: rung.width, height: rung.height, fps: config.fps, bitrate: rung.videoBitrate,
+                        codec: rung.codec, width: rung.width, height: rung.height, fps: config.fps,
+                        bitrate: rung.videoBitrate,
                         keyframeInterval: config.keyframeInterval),
                     track: TrackID(0))
             }
@@ -59,7 +60,9 @@ struct BroadcastRenditions {
                 stages.append(
                     RenditionStages(
                         id: rung.id,
-                        scaler: number == 0 ? nil : try RungScaler(width: rung.width, height: rung.height),
+                        // A rung of the captured size (the top, or the top in another codec) takes its picture as is.
+                        scaler: rung.width == config.width && rung.height == config.height
+                            ? nil : try RungScaler(width: rung.width, height: rung.height),
                         encoder: videoEncoder, packaging: packaging))
             } else {
                 audioPackaging = packaging

@@ -7,6 +7,7 @@ import HLS
 import Publisher
 import Server
 import Logging
+import enum Runtime.VideoCodec
 
 struct SourceOptions: ParsableArguments {
     @Option(
@@ -196,7 +197,15 @@ struct EncodingOptions: ParsableArguments {
             valueName: "follow|constant"))
     var frameRate = Cadence.Mode.followsScreen
 
-    @Option(help: ArgumentHelp("H.264 rate cap in bits per second (k, M suffixes).", valueName: "rate"))
+    @Option(
+        help: ArgumentHelp(
+            "Video codec: h264 (every player and destination) or av1 (libaom's real-time encoder with its "
+                + "screen-content tools: sharp text in about half the bytes; fMP4 only, players that decode it). "
+                + "A rung of --renditions may name its own: 1080p:av1,1080p,360p.",
+            valueName: "h264|av1"))
+    var codec = VideoCodec.standard
+
+    @Option(help: ArgumentHelp("Video rate cap in bits per second (k, M suffixes).", valueName: "rate"))
     var videoBitrate = Bitrate(bitsPerSecond: 2_500_000)
 
     @Option(help: ArgumentHelp("AAC rate in bits per second (k suffix).", valueName: "rate"))
@@ -436,6 +445,8 @@ struct ControlOptions: ParsableArguments {
 }
 
 extension ContainerFormat: ExpressibleByArgument {}
+
+extension VideoCodec: ExpressibleByArgument {}
 
 extension Cadence.Mode: ExpressibleByArgument {}
 

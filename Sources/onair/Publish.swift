@@ -8,6 +8,7 @@ import Metrics
 import Prometheus
 import Publisher
 import Push
+import enum Runtime.VideoCodec
 import Server
 
 struct Publish: AsyncParsableCommand {
@@ -99,12 +100,39 @@ struct Publish: AsyncParsableCommand {
             throw ValidationError("--duration must be longer than zero and at most 366 days")
         }
         try encoding.validate(segmentDuration: output.segmentDuration, partDuration: output.lowLatencyPart)
+        try checkCodecs()
         try checkNotPushingToItself()
         let target = output.segmentDuration.rounded(.up)
         guard Double(output.playlistSize) * output.segmentDuration >= 3 * target else {
             throw ValidationError(
                 "--playlist-size \(output.playlistSize) of \(output.segmentDuration) s segments is too short: "
                     + "a live playlist holds at least 3 target durations (\(Int(3 * target)) s)")
+        }
+    }
+
+    /// Each codec the broadcast encodes must be in this libavcodec and travel in its segments and
+    /// to its destinations: AV1 is carried in fMP4 only (not MPEG-TS, RTMP's FLV or SRT's MPEG-TS).
+    private func checkCodecs() throws {
+        let request = try? encoding.renditions.map { try LadderRequest.parse($0) }
+        var codecs = [encoding.codec]
+        if case .rungs(let rungs) = request { codecs = rungs.map { $0.codec ?? encoding.codec } }
+        for codec in Set(codecs).sorted(by: { $0.rawValue < $1.rawValue }) {
+            let named = request == nil ? "--codec \(codec.rawValue)" : "the \(codec.rawValue) rendition"
+            guard VideoEncoder.isAvailable(codec) else {
+                throw ValidationError(
+                    "\(named) needs libavcodec's \(codec.encoderName) encoder, which this libavcodec lacks: "
+                        + "install one built with it, or publish in h264")
+            }
+            guard !codec.travelsInMPEGTSAndFLV else { continue }
+            if output.format == .ts {
+                throw ValidationError("\(named) is carried in fMP4 segments only: drop --format ts")
+            }
+            let destinations = (try? push.parsed(environment: ProcessInfo.processInfo.environment)) ?? []
+            for case .packets(let link) in destinations {
+                throw ValidationError(
+                    "\(named) cannot go to --push \(link): RTMP and SRT carry h264 only; "
+                        + "push fMP4 over HTTP or S3, or publish in h264")
+            }
         }
     }
 
@@ -135,6 +163,7 @@ struct Publish: AsyncParsableCommand {
         config.fps = encoding.fps
         config.frameRate = encoding.frameRate
         config.videoBitrate = encoding.videoBitrate.bitsPerSecond
+        config.videoCodec = encoding.codec
         config.audioBitrate = encoding.audioBitrate.bitsPerSecond
         config.format = output.format
         config.segmentDuration = output.segmentDuration
@@ -228,7 +257,7 @@ struct Publish: AsyncParsableCommand {
         do {
             ladder = try RenditionLadder.plan(
                 try LadderRequest.parse(renditions), sourceWidth: capturedWidth, sourceHeight: capturedHeight,
-                cores: ProcessInfo.processInfo.activeProcessorCount)
+                cores: ProcessInfo.processInfo.activeProcessorCount, codec: configuration.videoCodec)
         } catch {
             throw UsageError(message: error.description)
         }
@@ -237,11 +266,13 @@ struct Publish: AsyncParsableCommand {
             "publishing \(ladder.rungs.count) rendition\(ladder.rungs.count == 1 ? "" : "s"): "
                 + ladder.rungs.map {
                     "\($0.id) \($0.width)x\($0.height) at \(Bitrate(bitsPerSecond: $0.videoBitrate))"
+                        + ($0.codec == .standard ? "" : " in \($0.codec.rawValue)")
                 }
                 .joined(separator: ", "))
         configuration.width = ladder.rungs[0].width
         configuration.height = ladder.rungs[0].height
         configuration.videoBitrate = ladder.rungs[0].videoBitrate
+        configuration.videoCodec = ladder.rungs[0].codec
         configuration.ladder = ladder.isLadder ? ladder.rungs : []
     }
 

@@ -61,6 +61,9 @@ import Testing
         ("720p@60M", "'720p@60M' has a bad rate"),
         ("720p@", "'720p@' has a bad rate"),
         ("1p,2p,3p,4p,5p,6p,7p", "1 to 6 rungs"),
+        ("720p:vp9", "'720p:vp9' names codec 'vp9': give one of h264, av1"),
+        ("720p:", "'720p:' names codec ''"),
+        (":av1", "':av1' is not a rung"),
     ])
     func badListsAreRefusedWithWhatIsWrong(text: String, message: String) {
         #expect {
@@ -85,6 +88,23 @@ import Testing
         }
         // Within 2 %: 854x480 beside 1280x720.
         #expect(rungs(try plan("1280x720,854x480")) == ["1280x720 1280x720 2500k", "854x480 854x480 1400k"])
+    }
+
+    /// A rung may name its codec; one size may come in two codecs, each with a folder of its own
+    /// (an AV1 rung's name says so), in the order given, at the codec's share of H.264's rate.
+    @Test func aRungNamesItsCodecAndOneSizeMayComeInTwo() throws {
+        let ladder = try plan("360p,1080p:av1,1080p")
+        #expect(rungs(ladder) == ["1080p-av1 1920x1080 2300k", "1080p 1920x1080 4600k", "360p 640x360 900k"])
+        #expect(ladder.rungs.map(\.codec) == [.av1, .h264, .h264])
+        #expect(rungs(try plan("720p@1M:AV1")) == ["720p-av1 1280x720 1000k"])
+        #expect(throws: SettingError.self) { try plan("720p:av1,1280x720:av1") }
+        // The broadcast's codec for the rungs that name none, auto's included.
+        let av1 = try RenditionLadder.plan(
+            LadderRequest.parse("720p,360p:h264"), sourceWidth: 1920, sourceHeight: 1080, cores: 2, codec: .av1)
+        #expect(rungs(av1) == ["720p-av1 1280x720 1300k", "360p 640x360 900k"])
+        let auto = RenditionLadder.auto(sourceWidth: 1920, sourceHeight: 1080, cores: 2, codec: .av1)
+        #expect(rungs(auto) == ["1080p-av1 1920x1080 2300k", "360p-av1 640x360 400k"])
+        #expect(try plan("1080p:av1,720p", 1280, 720).skipped == ["1080p-av1 is above the source's 1280x720"])
     }
 }
 

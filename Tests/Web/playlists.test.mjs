@@ -1,14 +1,17 @@
 // The web player's playlist reading (web/player/playlists.js) and the units its MSE engine appends
 // (web/player/units.js), with exact values, under Node's own test runner: `node --test Tests/Web`.
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
     attribute,
+    audioCodecPrefixes,
     audioCodecs,
     blockingURL,
     parseMediaPlaylist,
     parseSteering,
     parseVariants,
+    playableVariants,
     videoCodecs,
 } from "../../web/player/playlists.js";
 import { follows, isAfter, mediaUnits } from "../../web/player/units.js";
@@ -149,4 +152,34 @@ test("content steering, codecs by kind, and the blocking reload's address", () =
         blockingURL(base + "?token=x", parseMediaPlaylist(lowLatency, base)),
         base + "?token=x&_HLS_msn=43&_HLS_part=2"
     );
+});
+
+test("codecs by kind follow the origin's rule, AV1 and Opus included", () => {
+    assert.equal(videoCodecs("av01.0.08M.08,opus"), "av01.0.08M.08");
+    assert.equal(audioCodecs("av01.0.08M.08,ec-3,FLAC"), "ec-3,FLAC");
+    const swift = readFileSync(new URL("../../Sources/Runtime/VideoCodec.swift", import.meta.url), "utf8");
+    const list = swift.match(/audioPrefixes = \[([^\]]*)\]/)[1].split(",").map((name) => name.trim().replaceAll('"', ""));
+    assert.deepEqual(audioCodecPrefixes, list);
+});
+
+test("of a size in two codecs, the cheaper one the browser plays", () => {
+    const ladder = `#EXTM3U
+#EXT-X-STREAM-INF:BANDWIDTH=2600000,AVERAGE-BANDWIDTH=2400000,CODECS="av01.0.08M.08,mp4a.40.2",RESOLUTION=1920x1080
+1080p-av1/media.m3u8
+#EXT-X-STREAM-INF:BANDWIDTH=5100000,AVERAGE-BANDWIDTH=4800000,CODECS="avc1.640028,mp4a.40.2",RESOLUTION=1920x1080
+1080p/media.m3u8
+#EXT-X-STREAM-INF:BANDWIDTH=1000000,AVERAGE-BANDWIDTH=900000,CODECS="avc1.64001e,mp4a.40.2",RESOLUTION=640x360
+360p/media.m3u8
+#EXT-X-STREAM-INF:BANDWIDTH=300000
+third-party/media.m3u8
+`;
+    const variants = parseVariants(ladder, base);
+    const names = (list) => list.map((variant) => variant.uri.split("/").slice(-2)[0]);
+    const everything = () => true;
+    const noAV1 = (codecs) => !codecs.startsWith("av01");
+    assert.deepEqual(names(playableVariants(variants, everything)), ["third-party", "360p", "1080p-av1"]);
+    assert.deepEqual(names(playableVariants(variants, noAV1)), ["third-party", "360p", "1080p"]);
+    // Nothing playable: the list as it was, for the browser's own HLS.
+    const described = variants.filter((variant) => variant.codecs);
+    assert.deepEqual(playableVariants(described, () => false), described);
 });

@@ -2,7 +2,12 @@
 // and the player's moves between them (content steering, failing over when one dies).
 
 import { get } from "./network.js";
-import { parseSound, parseSteering, parseVariants } from "./playlists.js";
+import { parseSound, parseSteering, parseVariants, playableVariants } from "./playlists.js";
+
+/** Whether this browser's Media Source Extensions decode `codecs`; without them, the browser's own HLS picks. */
+function canPlay(codecs) {
+    return !("MediaSource" in globalThis) || MediaSource.isTypeSupported('video/mp4; codecs="' + codecs + '"');
+}
 
 /**
  * Twin origins offered to players (content steering, or redundant variants): the pathways in
@@ -55,7 +60,8 @@ export class Pathways {
         }
         if (!this.pathways) this.pathway = null;
         this.variantText = { text, base };
-        this.variants = this.pathway ? all.filter((variant) => variant.pathway === this.pathway) : all;
+        this.variants = playableVariants(
+            this.pathway ? all.filter((variant) => variant.pathway === this.pathway) : all, canPlay);
         this.soundURI = parseSound(text, base, this.pathway);
     }
 
@@ -82,7 +88,7 @@ export class Pathways {
         this.pathway = id;
         this.pathwayMoves += 1;
         const { text, base } = this.variantText;
-        this.variants = parseVariants(text, base).filter((variant) => variant.pathway === id);
+        this.variants = playableVariants(parseVariants(text, base).filter((variant) => variant.pathway === id), canPlay);
         this.soundURI = parseSound(text, base, id);
         if (this.variant) this.variant = this.variants[Math.min(this.level, this.variants.length - 1)];
         if (this.sound && this.soundURI) this.sound.uri = this.soundURI;

@@ -103,6 +103,24 @@ export function parseVariants(text, base) {
 }
 
 /**
+ * The variants this browser can play, one for each picture size: of a size offered in two codecs
+ * (an AV1 rung beside its H.264 twin), the one of the lowest rate that `canPlay(codecs)` accepts.
+ * A variant without CODECS or a size is kept as it is; when none can be played, all are kept (the
+ * browser's own HLS may still play them).
+ */
+export function playableVariants(variants, canPlay) {
+    const playable = variants.filter((variant) => !variant.codecs || canPlay(variant.codecs));
+    if (playable.length === 0) return variants;
+    const size = (variant) => (variant.width && variant.height ? variant.width + "x" + variant.height : null);
+    const cheapest = new Map();
+    for (const variant of playable) {
+        const kept = size(variant) && cheapest.get(size(variant));
+        if (size(variant) && (!kept || variant.average < kept.average)) cheapest.set(size(variant), variant);
+    }
+    return playable.filter((variant) => !size(variant) || cheapest.get(size(variant)) === variant);
+}
+
+/**
  * The sound of a multivariant playlist when it has a playlist of its own (an `EXT-X-MEDIA`
  * audio rendition with a URI, named by the variants' `AUDIO`): its address, or null.
  */
@@ -125,14 +143,24 @@ export function parseSteering(text, base) {
     return uri ? { uri: new URL(uri, base).href, pathway: attribute(line, "PATHWAY-ID") } : null;
 }
 
+/**
+ * The first part of every sound codec's string: the rule `CodecFamily.audioPrefixes` keeps for
+ * the origin (Sources/Runtime/VideoCodec.swift); a test holds the two lists equal.
+ */
+export const audioCodecPrefixes = ["mp4a", "ac-3", "ec-3", "opus", "flac"];
+
+function isAudioCodec(codec) {
+    return audioCodecPrefixes.includes(codec.trim().split(".")[0].toLowerCase());
+}
+
 /** The video codecs of a CODECS list (what a video-only SourceBuffer takes). */
 export function videoCodecs(codecs) {
-    return codecs.split(",").filter((codec) => !/^(mp4a|ac-3|ec-3|opus|flac)/.test(codec.trim())).join(",");
+    return codecs.split(",").filter((codec) => !isAudioCodec(codec)).join(",");
 }
 
 /** The audio codecs of a CODECS list. */
 export function audioCodecs(codecs) {
-    return codecs.split(",").filter((codec) => /^(mp4a|ac-3|ec-3|opus|flac)/.test(codec.trim())).join(",");
+    return codecs.split(",").filter(isAudioCodec).join(",");
 }
 
 /** A media playlist's address, asking for the part after its newest when the server holds reloads. */

@@ -1,7 +1,9 @@
 internal import CFFmpeg
+public import Runtime
 
-/// How the H.264 encoder is set up.
+/// How a rendition's video encoder is set up.
 public struct VideoEncoderSettings: Sendable, Equatable {
+    public var codec: VideoCodec = .standard
     public var width: Int
     public var height: Int
     public var fps: Int
@@ -9,9 +11,11 @@ public struct VideoEncoderSettings: Sendable, Equatable {
     public var bitrate: Int
     /// Frames between IDRs: fps × segment duration, so every segment starts with one.
     public var keyframeInterval: Int
+    /// x264's preset.
     public var preset: String = "veryfast"
 
-    public init(width: Int, height: Int, fps: Int, bitrate: Int, keyframeInterval: Int) {
+    public init(codec: VideoCodec = .standard, width: Int, height: Int, fps: Int, bitrate: Int, keyframeInterval: Int) {
+        self.codec = codec
         self.width = width
         self.height = height
         self.fps = fps
@@ -20,8 +24,9 @@ public struct VideoEncoderSettings: Sendable, Equatable {
     }
 }
 
-/// H.264 through libx264: yuv420p, tune zerolatency (no frames held back), IDRs only on the
-/// segment grid, SPS/PPS in band before every IDR and in the extradata for fMP4.
+/// A rendition's video encoder: yuv420p in, no frame held back or reordered, a key frame only on
+/// the segment grid, the stream's headers in band before every key frame (any segment is a join
+/// point) and in the extradata for fMP4. H.264 through libx264, AV1 through libaom.
 public final class VideoEncoder {
     public let settings: VideoEncoderSettings
     public let stream: StreamDescription
@@ -30,10 +35,32 @@ public final class VideoEncoder {
     /// that carries this encoder's keyframe decision, so the frame the pacer holds (and may send
     /// again, or to other encoders) is never written to.
     private let sending: UnsafeMutablePointer<AVFrame>
+    /// AV1: the sequence header the init segment carries, which the encoder's own must match.
+    private let sequenceHeader: [UInt8]?
 
     public init(settings: VideoEncoderSettings, track: TrackID) throws {
         self.settings = settings
-        codec = try CodecContext(encoder: "libx264", track: track, kind: .video) { context in
+        codec = try Self.open(settings, track: track)
+        if settings.codec == .av1 {
+            // libaom gives its sequence header with its first packet, not when it opens; the init
+            // segment is written before that, so a twin encoder makes it from a blank picture.
+            let header = try Self.firstSequenceHeader(settings)
+            try Self.setExtradata(header, of: codec.context)
+            sequenceHeader = header
+        } else {
+            sequenceHeader = nil
+        }
+        stream = try codec.streamDescription()
+        sending = try checkAllocation(av_frame_alloc(), "av_frame_alloc")
+    }
+
+    /// Whether the installed libavcodec has the encoder `codec` needs.
+    public static func isAvailable(_ codec: VideoCodec) -> Bool {
+        avcodec_find_encoder_by_name(codec.encoderName) != nil
+    }
+
+    private static func open(_ settings: VideoEncoderSettings, track: TrackID) throws -> CodecContext {
+        try CodecContext(encoder: settings.codec.encoderName, track: track, kind: .video) { context in
             context.pointee.width = Int32(settings.width)
             context.pointee.height = Int32(settings.height)
             context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
@@ -47,21 +74,69 @@ public final class VideoEncoder {
             context.pointee.rc_buffer_size = Int32(settings.bitrate)
             context.pointee.color_range = AVCOL_RANGE_MPEG
             context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
-            try check(av_opt_set(context.pointee.priv_data, "preset", settings.preset, 0), "preset")
-            try check(av_opt_set(context.pointee.priv_data, "tune", "zerolatency", 0), "tune")
-            try check(av_opt_set(context.pointee.priv_data, "x264-params", Self.x264Parameters, 0), "x264-params")
-            try check(av_opt_set(context.pointee.priv_data, "forced-idr", "1", 0), "forced-idr")
+            let options = context.pointee.priv_data
+            switch settings.codec {
+            case .h264:
+                try check(av_opt_set(options, "preset", settings.preset, 0), "preset")
+                try check(av_opt_set(options, "tune", "zerolatency", 0), "tune")
+                try check(av_opt_set(options, "x264-params", Self.x264Parameters, 0), "x264-params")
+                try check(av_opt_set(options, "forced-idr", "1", 0), "forced-idr")
+            case .av1:
+                try check(av_opt_set(options, "usage", "realtime", 0), "usage")
+                try check(av_opt_set(options, "lag-in-frames", "0", 0), "lag-in-frames")
+                try check(av_opt_set(options, "row-mt", "1", 0), "row-mt")
+                try check(av_opt_set(options, "enable-palette", "1", 0), "enable-palette")
+                try check(av_opt_set(options, "aom-params", Self.aomParameters, 0), "aom-params")
+            }
         } finish: { _, packet in
             // One tick of the 1/fps time base; a picture shown longer (a still screen's frames come
             // with gaps) gets its real length from the packager, once the next one is known.
             packet.pointee.duration = 1
-            // No frame is reordered (zerolatency: no B-frames), so each decodes when it is shown.
-            // libx264 counts decode times in frames, not from the timestamps, which a variable
+            // No frame is reordered (no B-frames, no look-ahead), so each decodes when it is shown.
+            // The encoders count decode times in frames, not from the timestamps, which a variable
             // frame rate would leave behind the presentation times.
             packet.pointee.dts = packet.pointee.pts
         }
-        stream = try codec.streamDescription()
-        sending = try checkAllocation(av_frame_alloc(), "av_frame_alloc")
+    }
+
+    /// What onair sets of libaom beyond its real-time mode: `tune-content=screen` (palette and
+    /// intra block copy for text and flat areas, and rate control for a screen's bursts) and its
+    /// fastest real-time speed.
+    public static let aomParameters = "tune-content=screen:cpu-used=10"
+
+    /// The sequence header an AV1 encoder with these settings makes, from a blank picture.
+    private static func firstSequenceHeader(_ settings: VideoEncoderSettings) throws -> [UInt8] {
+        let twin = try open(settings, track: TrackID(0))
+        let frame = try LibavAllocation(av_frame_alloc(), "av_frame_alloc") { av_frame_free(&$0) }
+        frame.pointer.pointee.width = Int32(settings.width)
+        frame.pointer.pointee.height = Int32(settings.height)
+        frame.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer")
+        let picture = frame.pointer.pointee
+        let planes = [
+            (picture.data.0, picture.linesize.0, settings.height, Int32(16)),
+            (picture.data.1, picture.linesize.1, settings.height / 2, Int32(128)),
+            (picture.data.2, picture.linesize.2, settings.height / 2, Int32(128)),
+        ]
+        for (data, stride, rows, value) in planes {
+            guard let data else { continue }
+            memset(data, value, Int(stride) * rows)
+        }
+        frame.pointer.pointee.pts = 0
+        let packets = try twin.encode(frame.pointer) + twin.encode(nil)
+        guard let header = packets.lazy.compactMap(\.newExtradata).first else {
+            throw LibavError(code: LibavError.invalidData, operation: "libaom-av1 gave no sequence header")
+        }
+        return header
+    }
+
+    private static func setExtradata(_ bytes: [UInt8], of context: UnsafeMutablePointer<AVCodecContext>) throws {
+        let padded = bytes.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)
+        let buffer = try checkAllocation(av_mallocz(padded), "av_mallocz").assumingMemoryBound(to: UInt8.self)
+        buffer.update(from: bytes, count: bytes.count)
+        av_freep(&context.pointee.extradata)
+        context.pointee.extradata = buffer
+        context.pointee.extradata_size = Int32(bytes.count)
     }
 
     /// What onair sets of x264 beyond the preset and `zerolatency`, for a shared screen:
@@ -87,7 +162,21 @@ public final class VideoEncoder {
         try check(av_frame_ref(sending, frame.frame), "av_frame_ref")
         defer { av_frame_unref(sending) }
         sending.pointee.pict_type = keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
-        return try codec.encode(sending)
+        return try checked(codec.encode(sending))
+    }
+
+    /// The packets, once an AV1 encoder's sequence header has been found the one the init segment
+    /// carries: a stream must never say one thing and decode as another.
+    private func checked(_ packets: [EncodedPacket]) throws -> [EncodedPacket] {
+        guard let sequenceHeader else { return packets }
+        for packet in packets {
+            if let header = packet.newExtradata, header != sequenceHeader {
+                throw LibavError(
+                    code: LibavError.invalidData,
+                    operation: "libaom-av1 changed its sequence header after the init segment was written")
+            }
+        }
+        return packets
     }
 
     /// The grid point of the next forced IDR, in frames.
@@ -95,7 +184,7 @@ public final class VideoEncoder {
 
     /// Drains the frames still in the encoder.
     public func flush() throws -> [EncodedPacket] {
-        try codec.encode(nil)
+        try checked(codec.encode(nil))
     }
 
     deinit {

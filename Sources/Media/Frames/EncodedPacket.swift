@@ -24,6 +24,15 @@ public final class EncodedPacket: @unchecked Sendable {
     public var duration: Int64 { packet.pointee.duration }
     public var size: Int { Int(packet.pointee.size) }
     public var isKeyframe: Bool { packet.pointee.flags & AV_PKT_FLAG_KEY != 0 }
+    /// The stream's headers, when the encoder hands them over with this packet (libaom's AV1
+    /// sequence header comes with its first). Wraps `av_packet_get_side_data`.
+    public var newExtradata: [UInt8]? {
+        var size = 0
+        guard let data = av_packet_get_side_data(packet, AV_PKT_DATA_NEW_EXTRADATA, &size), size > 0 else {
+            return nil
+        }
+        return Array(UnsafeBufferPointer(start: data, count: size))
+    }
 
     /// Decode time in seconds since the broadcast began.
     public var decodeSeconds: Double { timeBase.seconds(dts) }

@@ -8,7 +8,7 @@ public final class StreamDescription: @unchecked Sendable {
     public let kind: MediaKind
     /// The encoder's time base, which its packets are stamped in.
     public let timeBase: TimeBase
-    /// The RFC 6381 codec string for playlists, e.g. `avc1.64001f` or `mp4a.40.2`.
+    /// The RFC 6381 codec string for playlists, e.g. `avc1.64001f`, `av01.0.08M.08` or `mp4a.40.2`.
     public let codecString: String
 
     /// Copies the parameters of an opened encoder. Wraps `avcodec_parameters_from_context`.
@@ -27,6 +27,9 @@ public final class StreamDescription: @unchecked Sendable {
                 Array(UnsafeBufferPointer(start: $0, count: Int(parameters.pointee.extradata_size)))
             } ?? []
         switch kind {
+        case .video where parameters.pointee.codec_id == AV_CODEC_ID_AV1:
+            // 8-bit 4:2:0 main profile at level 5.1 when the header cannot be read (it always can).
+            self.codecString = CodecString.av1(sequenceHeader: extradata) ?? "av01.0.13M.08"
         case .video: self.codecString = CodecString.avc(extradata: extradata) ?? "avc1.640028"
         case .audio: self.codecString = CodecString.aac(extradata: extradata)
         }

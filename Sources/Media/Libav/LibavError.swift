@@ -21,6 +21,7 @@ public struct LibavError: Error, CustomStringConvertible, Equatable {
 
     package static let endOfFile = CFFmpeg_AVERROR_EOF
     package static let tryAgain = CFFmpeg_AVERROR_EAGAIN
+    package static let invalidData = CFFmpeg_AVERROR_INVALIDDATA
 }
 
 /// Throws a `LibavError` when a libav call returns a negative code; returns the code otherwise.

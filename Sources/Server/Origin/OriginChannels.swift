@@ -412,7 +412,7 @@ public final class OriginChannels: Sendable {
                     assembler: IngestAssembler(
                         channel: name, rendition: id, playlistSize: settings.playlistSize, limits: settings.limits))
         }
-        let isAudio: (String) -> Bool = { $0.hasPrefix("mp4a") || $0.hasPrefix("ac-3") || $0.hasPrefix("ec-3") }
+        let isAudio: (String) -> Bool = { CodecFamily.isAudio($0) }
         for (id, variant) in zip(ids, playlist.variants) {
             var described = variant
             // The origin's own multivariant playlist adds the sound's codec and rate back.
