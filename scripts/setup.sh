@@ -24,6 +24,7 @@ packages=(
     varnish                                                    # an edge cache in front of onair serve
     gstreamer1.0-tools gstreamer1.0-plugins-good               # GStreamer as a player (playbin3, hlsdemux2)
     gstreamer1.0-plugins-base gstreamer1.0-libav
+    mpv vlc-bin vlc-plugin-base                                # players that decode AV1 (VLC with dav1d)
     libpipewire-0.3-dev libsystemd-dev                         # Wayland capture and PipeWire sound; the portal over sd-bus
     sway xdg-desktop-portal xdg-desktop-portal-wlr dbus        # a headless Wayland desktop with a ScreenCast portal,
     pipewire pipewire-bin wireplumber foot                     #   its PipeWire, and a window for it; PipeWire with

@@ -205,8 +205,16 @@ struct EncodingOptions: ParsableArguments {
             valueName: "h264|av1"))
     var codec = VideoCodec.standard
 
-    @Option(help: ArgumentHelp("Video rate cap in bits per second (k, M suffixes).", valueName: "rate"))
-    var videoBitrate = Bitrate(bitsPerSecond: 2_500_000)
+    @Option(
+        help: ArgumentHelp(
+            "Video rate cap in bits per second (k, M suffixes). (default: 2500k in h264, 1250k in av1)",
+            valueName: "rate"))
+    var videoBitrate: Bitrate?
+
+    /// `--video-bitrate`, or the default for the codec: 2500k in H.264, its share of that in another.
+    var videoBitsPerSecond: Int {
+        videoBitrate?.bitsPerSecond ?? Int(2_500_000 * codec.rateShare)
+    }
 
     @Option(help: ArgumentHelp("AAC rate in bits per second (k suffix).", valueName: "rate"))
     var audioBitrate = Bitrate(bitsPerSecond: 128_000)
@@ -236,7 +244,7 @@ struct EncodingOptions: ParsableArguments {
         guard (1...60).contains(fps) else {
             throw ValidationError("--fps \(fps) is out of range: 1 to 60")
         }
-        guard (100_000...50_000_000).contains(videoBitrate.bitsPerSecond) else {
+        if let videoBitrate, !(100_000...50_000_000).contains(videoBitrate.bitsPerSecond) {
             throw ValidationError("--video-bitrate \(videoBitrate) is out of range: 100k to 50M")
         }
         guard (32_000...320_000).contains(audioBitrate.bitsPerSecond) else {

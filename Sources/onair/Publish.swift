@@ -162,7 +162,7 @@ struct Publish: AsyncParsableCommand {
         config.height = size.height
         config.fps = encoding.fps
         config.frameRate = encoding.frameRate
-        config.videoBitrate = encoding.videoBitrate.bitsPerSecond
+        config.videoBitrate = encoding.videoBitsPerSecond
         config.videoCodec = encoding.codec
         config.audioBitrate = encoding.audioBitrate.bitsPerSecond
         config.format = output.format
