@@ -33,9 +33,10 @@ def expected_av1_codecs(media):
 
 @pytest.fixture(scope="module")
 def single(tmp_path_factory):
-    """The test pattern at 640x360 in AV1, kept in a folder too."""
+    """The test pattern at 640x360 in AV1, kept in a folder too, with a rewind window."""
     folder = tmp_path_factory.mktemp("av1")
-    publisher = Publisher("--codec", "av1", "--size", "640x360", "--hls-dir", str(folder), channel="av1")
+    publisher = Publisher("--codec", "av1", "--size", "640x360", "--hls-dir", str(folder), "--dvr", "10m",
+                          channel="av1")
     publisher.wait_for_segments(3, timeout=60)
     yield publisher, folder / "live/av1"
     publisher.kill()
@@ -79,6 +80,16 @@ def test_ffmpeg_mpv_and_vlc_decode_it(single, tmp_path):
     log = vlc.stdout + vlc.stderr
     assert 'using video decoder module "dav1d"' in log, log[-3000:]
     assert "av01" in log and "no suitable decoder" not in log
+
+
+def test_the_rewind_window_serves_it_from_its_start(single):
+    publisher, _ = single
+    assert codecs_of(publisher.get("dvr.m3u8").text)[0].startswith("av01.")
+    probe = json.loads(subprocess.run(
+        ["ffprobe", "-v", "error", "-of", "json", "-show_streams", "-show_entries", "frame=key_frame", "-read_intervals",
+         "%+#1", "-select_streams", "v", publisher.url("dvr-media.m3u8")],
+        capture_output=True, text=True, timeout=60, check=True).stdout)
+    assert probe["streams"][0]["codec_name"] == "av1" and probe["frames"][0]["key_frame"] == 1, probe
 
 
 @pytest.fixture(scope="module")

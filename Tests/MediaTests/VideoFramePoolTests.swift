@@ -1,3 +1,5 @@
+import Foundation
+import Runtime
 import Testing
 
 @testable import Media
@@ -33,5 +35,40 @@ import Testing
         let repeated = try frame!.reference(index: 1)
         frame = nil
         #expect(try address(pool.makeFrame(index: 2)) != address(repeated))
+    }
+
+    /// The process's anonymous resident memory, in bytes.
+    private func residentAnonymousBytes() throws -> Int {
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("RssAnon:") })
+        return try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])) * 1024
+    }
+
+    /// Forty 1080p pictures in flight at once (an overloaded machine's queues), then let go.
+    private func burst(_ pool: VideoFramePool) throws {
+        let frames = try (0..<40).map { index in
+            let frame = try pool.makeFrame(index: Int64(index))
+            frame.withPlane(0) { bytes, stride, _, height in bytes.update(repeating: 1, count: stride * height) }
+            return frame
+        }
+        #expect(frames.count == 40)
+    }
+
+    /// A pool keeps what a burst made until it is renewed; renewed, it hands it back.
+    @Test func aRenewedPoolLetsABurstGo() throws {
+        let kept = try VideoFramePool(width: 1920, height: 1080, renewal: .seconds(3600))
+        let renewed = try VideoFramePool(width: 1920, height: 1080, renewal: .zero)
+        let before = try residentAnonymousBytes()
+        try burst(kept)
+        _ = Heap.giveBackFreePages()
+        let afterKept = try residentAnonymousBytes()
+        try burst(renewed)
+        _ = try renewed.makeFrame(index: 40)
+        _ = Heap.giveBackFreePages()
+        let afterRenewed = try residentAnonymousBytes()
+        // 40 pictures of 2 MiB of luma each (79 MiB): the kept pool holds them, the renewed one does
+        // not. Other tests run meanwhile and allocate too: the margins are wide.
+        #expect(afterKept - before > 40 * 1024 * 1024, "\(before) then \(afterKept)")
+        #expect(afterRenewed - afterKept < 25 * 1024 * 1024, "\(afterKept) then \(afterRenewed)")
     }
 }

@@ -84,7 +84,7 @@ import Testing
         let help = Publish.helpMessage(columns: 1000)
         #expect(help.contains("the broadcast ends. (default: 10s)"))
         #expect(help.contains("before the broadcast ends. (default: 30s)"))
-        #expect(help.contains("(default: 2500k)") && help.contains("(default: 720p)"))
+        #expect(help.contains("(default: 2500k in h264, 1250k in av1)") && help.contains("(default: 720p)"))
         #expect(!help.contains("Value("), "no default is shown as a Swift value")
     }
 
