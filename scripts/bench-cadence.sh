@@ -26,19 +26,6 @@ display_number=92
 encoder=(-c:v libx264 -preset veryfast -tune zerolatency -x264-params "$x264_params" -pix_fmt yuv420p -g 60 -keyint_min 60 -sc_threshold 0
     -b:v 4000k -maxrate 4000k -bufsize 4000k)
 
-editor_screen() {  # characters a second [seconds]: Xvfb with the editor, typing at that rate (for so long)
-    kill "${pids[@]}" 2>/dev/null || true
-    wait 2>/dev/null || true
-    pids=()
-    Xvfb :$display_number -screen 0 1920x1080x24 -nolisten tcp -noreset >/dev/null 2>&1 &
-    pids+=($!)
-    until DISPLAY=:$display_number xdpyinfo >/dev/null 2>&1; do sleep 0.2; done
-    DISPLAY=:$display_number /usr/bin/python3 scripts/bench/editor.py 1920 1080 "$1" "${2:-inf}" \
-        >"$work/editor.out" 2>&1 &
-    pids+=($!)
-    until grep -q ok "$work/editor.out" 2>/dev/null; do sleep 0.2; done
-}
-
 stream_bytes() {  # folder: bytes of the media segments under it (onair's seg*.m4s, ffmpeg's index*.m4s)
     find "$1" -name '*.m4s' -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }'
 }

@@ -144,6 +144,13 @@ def run_onair(*arguments, timeout=60, display=None, env=None):
                           env={**environment(display), **(env or {})})
 
 
+def assert_refused(result, message):
+    """Bad input: exit status 2 and one line, `onair: …` with `message` in it."""
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("onair: ") and message in lines[0], result.stderr
+
+
 def ffprobe(path, *entries):
     """ffprobe's JSON for a file: streams, and packets when asked."""
     command = ["ffprobe", "-v", "error", "-of", "json", "-show_streams", *entries, str(path)]

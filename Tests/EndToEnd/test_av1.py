@@ -13,7 +13,7 @@ import pytest
 
 from browser import OtherOrigin, console_errors, player_status, save_screenshot, start_chromium
 from edges import Origin
-from harness import Publisher, ffprobe, init_name, run_onair, wait_until
+from harness import Publisher, assert_refused, ffprobe, init_name, run_onair, wait_until
 from hls_rules import MediaPlaylist, check_media_playlist, check_multivariant
 
 HERE = Path(__file__).resolve().parent
@@ -201,7 +201,5 @@ def test_a_recording_and_its_mp4_carry_av1(tmp_path):
 ], ids=["unknown", "unknown-in-a-rung", "ts", "rtmp", "srt"])
 def test_a_codec_that_cannot_be_carried_is_one_line_and_status_2(tmp_path, arguments, message):
     result = run_onair("publish", "--hls-dir", str(tmp_path / "out"), *arguments)
-    assert result.returncode == 2, result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("onair: ") and message in lines[0], result.stderr
+    assert_refused(result, message)
     assert not (tmp_path / "out").exists()

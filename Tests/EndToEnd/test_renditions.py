@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from browser import console_errors, player_status, save_screenshot, start_chromium
-from harness import Publisher, fetch, ffprobe, init_segment, read_line, run_onair, wait_until
+from harness import Publisher, assert_refused, fetch, ffprobe, init_segment, read_line, run_onair, wait_until
 from hls_rules import (MediaPlaylist, audio_renditions, check_history, check_low_latency, check_media_playlist,
                        check_multivariant, parse_attributes)
 from xserver import XServer
@@ -246,9 +246,7 @@ def test_a_rung_that_does_not_exist_is_not_found(low_latency):
 ], ids=lambda value: " ".join(value) if isinstance(value, list) else None)
 def test_a_bad_ladder_is_one_line_and_status_2(tmp_path, arguments, message):
     result = run_onair("publish", "--hls-dir", str(tmp_path / "out"), *arguments)
-    assert result.returncode == 2, result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("onair: ") and message in lines[0], result.stderr
+    assert_refused(result, message)
     assert not (tmp_path / "out").exists()
 
 

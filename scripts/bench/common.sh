@@ -24,6 +24,21 @@ ffmpeg_duplicates() {  # name: frames ffmpeg sent again because it was still bus
     echo "${dup:-0}"
 }
 
+# A 1920x1080 Xvfb on :$display_number with the editor of the cadence and AV1 benchmarks; the caller
+# keeps its processes in $pids.
+editor_screen() {  # characters a second [seconds]: the editor, typing at that rate (for so long)
+    kill "${pids[@]}" 2>/dev/null || true
+    wait 2>/dev/null || true
+    pids=()
+    Xvfb :$display_number -screen 0 1920x1080x24 -nolisten tcp -noreset >/dev/null 2>&1 &
+    pids+=($!)
+    until DISPLAY=:$display_number xdpyinfo >/dev/null 2>&1; do sleep 0.2; done
+    DISPLAY=:$display_number /usr/bin/python3 scripts/bench/editor.py 1920 1080 "$1" "${2:-inf}" \
+        >"$work/editor.out" 2>&1 &
+    pids+=($!)
+    until grep -q ok "$work/editor.out" 2>/dev/null; do sleep 0.2; done
+}
+
 # The screens of the damage benchmarks; the caller sets $display_number and keeps its processes in $pids.
 screen() {  # width height: a new Xvfb on :$display_number with the tests' still backdrop (xscene.py)
     kill "${pids[@]}" 2>/dev/null || true
