@@ -81,10 +81,15 @@ public struct OriginServer {
         var serverLogger = logger
         if serverLogger.logLevel == .info { serverLogger.logLevel = .notice }
         let server = configuration.server
+        // With twins named (--pathway), each origin watches them all for the steering manifest.
+        let pathwayHealth = server.pathways.isEmpty ? nil : PathwayHealth()
+        let (listening, listens) = AsyncStream.makeStream(of: Void.self)
         let application = try HTTPServer.application(
             registry: registry, viewers: viewers, metrics: metricsEndpoint, configuration: server,
-            ingest: .init(channels: channels, tokens: configuration.tokens), logger: serverLogger
+            ingest: .init(channels: channels, tokens: configuration.tokens), pathwayHealth: pathwayHealth,
+            logger: serverLogger
         ) {
+            listens.finish()
             let base = "\(server.scheme)://\(server.displayHost):\(server.port)"
             logger.notice(
                 "serving: publishers push to \(base)/ingest/<channel>/ (Authorization: Bearer <ingest token>), viewers watch at \(base)/"
@@ -95,12 +100,18 @@ public struct OriginServer {
                 )
             }
         }
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: application), .init(service: Sweeper(channels: channels)),
+            .init(service: HeapTrimming(logger: logger)),
+        ]
+        if let pathwayHealth {
+            let watch = PathwayWatch(
+                pathways: server.pathways, health: pathwayHealth, listening: listening, logger: logger)
+            services.append(.init(service: watch))
+        }
         let group = ServiceGroup(
             configuration: .init(
-                services: [
-                    .init(service: application), .init(service: Sweeper(channels: channels)),
-                    .init(service: HeapTrimming(logger: logger)),
-                ],
+                services: services,
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: Logger(label: "onair.services", factory: { _ in SwiftLogNoOpLogHandler() })))
         try await group.run()

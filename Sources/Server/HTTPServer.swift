@@ -19,10 +19,11 @@ public enum HTTPServer {
     }
 
     /// The Hummingbird application, ready to run as a Service; `onListening` runs once it accepts
-    /// connections.
+    /// connections. `pathwayHealth`: what a `PathwayWatch` finds of the twins, for the steering manifest.
     public static func application(
         registry: ChannelRegistry, viewers: ViewerRegistry,
-        metrics: MetricsEndpoint? = nil, configuration: ServerConfiguration, ingest: Ingest? = nil, logger: Logger,
+        metrics: MetricsEndpoint? = nil, configuration: ServerConfiguration, ingest: Ingest? = nil,
+        pathwayHealth: PathwayHealth? = nil, logger: Logger,
         onListening: @escaping @Sendable () async -> Void = {}
     ) throws -> some ApplicationProtocol {
         let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
@@ -47,7 +48,7 @@ public enum HTTPServer {
         }
         LiveRoutes(
             registry: registry, viewers: viewers, access: configuration.viewerAccess,
-            allowOrigin: configuration.allowOrigin, pathways: configuration.pathways
+            allowOrigin: configuration.allowOrigin, pathways: configuration.pathways, pathwayHealth: pathwayHealth
         ).register(on: router)
         let web = WebRoutes(
             registry: registry, viewers: viewers,

@@ -19,6 +19,8 @@ struct LiveRoutes {
     let allowOrigin: String
     /// Twin origins offered to players (`--pathway`); empty with one origin.
     let pathways: [Pathway]
+    /// Which of them answer (nil: all are taken to).
+    let pathwayHealth: PathwayHealth?
     let bodies = BodyCache()
 
     func register(on router: Router<ServerContext>) {
@@ -31,9 +33,9 @@ struct LiveRoutes {
             try await serve(request: request, context: context)
         }
         if !pathways.isEmpty {
-            router.get("/steering/:channel") { _, context in
-                _ = try context.parameters.channel()
-                return try steeringManifest()
+            router.get("/steering/:channel") { request, context in
+                let channel = try context.parameters.channel()
+                return try steeringManifest(channel: channel, current: request.uri.queryParameters["_HLS_pathway"])
             }
         }
     }
@@ -41,10 +43,13 @@ struct LiveRoutes {
     /// Where a channel's steering manifest is, as its multivariant playlist names it.
     static func steeringPath(channel: ChannelName) -> String { "/steering/\(channel)" }
 
-    /// The pathways in the order `--pathway` gave them, the same for every channel (so it tells a
-    /// stranger nothing of which channels exist). Kept by caches for a second, as a playlist is.
-    private func steeringManifest() throws -> Response {
-        let body = SteeringManifest.render(priority: pathways.map(\.id))
+    /// The pathways that answer before those that do not, the asking player's own first, and the
+    /// next reload on a twin (`SteeringManifest`); the same for a channel that does not exist (so
+    /// it tells a stranger nothing). Kept by caches for a second, as a playlist is.
+    private func steeringManifest(channel: ChannelName, current: Substring?) throws -> Response {
+        let body = SteeringManifest.answer(
+            pathways: pathways, current: current.map(String.init), down: pathwayHealth?.pathwaysDown ?? [],
+            path: Self.steeringPath(channel: channel))
         return Response(
             status: .ok,
             headers: [

@@ -40,6 +40,16 @@ public struct Pathway: Sendable, Equatable {
         return scheme + base.dropFirst(scheme.count).prefix { $0 != "/" }
     }
 
+    /// The host (without an IPv6 address's brackets) and port a connection to the server goes to.
+    public var hostAndPort: (host: String, port: Int) {
+        // `server` always spells the port out: `http://host:80`, `https://[::1]:8443`.
+        let authority = server.drop { $0 != "/" }.dropFirst(2)
+        let colon = authority.lastIndex(of: ":") ?? authority.endIndex
+        var host = authority[..<colon]
+        if host.hasPrefix("["), host.hasSuffix("]") { host = host.dropFirst().dropLast() }
+        return (String(host), Int(authority[colon...].dropFirst()) ?? 80)
+    }
+
     /// Scheme, host and port, the port spelled out: what tells two servers apart.
     var server: String {
         let scheme = base.hasPrefix("https://") ? "https" : "http"
@@ -127,13 +137,39 @@ extension MultivariantPlaylist {
 }
 
 /// The steering manifest a player reloads every `TTL` seconds (HLS content steering, version 1):
-/// the pathways in the order to use them.
+/// the pathways in the order to use them, and where to ask next.
+///
+/// Players differ in what they do when the origin they play from dies. onair's player and hls.js
+/// move to a twin by themselves; Shaka Player passes over the failed server and takes the next
+/// location; Video.js (VHS 3) stays on the dead pathway until a steering manifest names another
+/// first. So the manifest is short-lived; it ranks the pathways found down last (the origins watch
+/// each other); and it is never read from the origin the player plays from: its `RELOAD-URI`
+/// names a twin's server, which is up when the player's own origin dies. It keeps a player on the
+/// pathway it reports (`_HLS_pathway`) while that one is up, rather than moving players back and
+/// forth.
 public enum SteeringManifest {
-    /// How long a player keeps a manifest before asking again.
-    public static let timeToLive = 30
+    /// How long a player keeps a manifest before asking again, in seconds: the longest a player
+    /// that waits for the manifest to move (Video.js) goes on from its buffer after its origin dies.
+    public static let timeToLive = 1
 
-    public static func render(priority: [String]) -> String {
+    /// The answer to a player on pathway `current` (nil, or a name not in `pathways`, for one
+    /// that has not said), with the pathways in `down` found not answering: those up first, its
+    /// own first among them, each group in the order given; the next reload at `path`
+    /// (`/steering/<channel>`) on the first of them that is not its own.
+    public static func answer(pathways: [Pathway], current: String?, down: Set<String> = [], path: String) -> String {
+        let up = pathways.filter { !down.contains($0.id) }
+        let own = up.first { $0.id == current }
+        let ranked =
+            (own.map { [$0] } ?? []) + up.filter { $0.id != own?.id } + pathways.filter { down.contains($0.id) }
+        let playing = pathways.first { $0.id == current } ?? ranked.first
+        let reload = ranked.first { $0.id != playing?.id }
+        return render(priority: ranked.map(\.id), reloadURI: reload.map { $0.base + path })
+    }
+
+    /// The manifest's JSON, keys in the specification's order.
+    public static func render(priority: [String], reloadURI: String?) -> String {
         let names = priority.map { "\"\($0)\"" }.joined(separator: ",")
-        return "{\"VERSION\":1,\"TTL\":\(timeToLive),\"PATHWAY-PRIORITY\":[\(names)]}\n"
+        let reload = reloadURI.map { ",\"RELOAD-URI\":\"\($0)\"" } ?? ""
+        return "{\"VERSION\":1,\"TTL\":\(timeToLive)\(reload),\"PATHWAY-PRIORITY\":[\(names)]}\n"
     }
 }

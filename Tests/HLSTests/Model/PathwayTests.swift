@@ -93,9 +93,51 @@ import Testing
         #expect(single.steered(over: [], channelPath: "/live/demo/", steeringURI: "/steering/demo") == single)
     }
 
-    @Test func theSteeringManifest() {
+    @Test func whereAConnectionToAPathwaysServerGoes() throws {
+        #expect(try Pathway.parse("a=http://a.example:8080/tv").hostAndPort == ("a.example", 8080))
+        #expect(try Pathway.parse("a=https://A.example").hostAndPort == ("a.example", 443))
+        #expect(try Pathway.parse("a=http://127.0.0.2").hostAndPort == ("127.0.0.2", 80))
+        #expect(try Pathway.parse("a=http://[::1]:9000/").hostAndPort == ("::1", 9000))
+        #expect(try Pathway.parse("a=https://[::1]").hostAndPort == ("::1", 443))
+    }
+
+    @Test func theSteeringManifestKeepsAPlayerOnItsPathwayAndSendsItsNextReloadToATwin() throws {
+        let pathways = [
+            try Pathway.parse("a=http://a.example:8080"), try Pathway.parse("b=https://b.example/tv"),
+            try Pathway.parse("c=http://c.example"),
+        ]
+        let path = "/steering/demo"
         #expect(
-            SteeringManifest.render(priority: ["a", "b"])
-                == "{\"VERSION\":1,\"TTL\":30,\"PATHWAY-PRIORITY\":[\"a\",\"b\"]}\n")
+            SteeringManifest.answer(pathways: pathways, current: nil, path: path)
+                == "{\"VERSION\":1,\"TTL\":1,\"RELOAD-URI\":\"https://b.example/tv/steering/demo\","
+                + "\"PATHWAY-PRIORITY\":[\"a\",\"b\",\"c\"]}\n")
+        #expect(
+            SteeringManifest.answer(pathways: pathways, current: "b", path: path)
+                == "{\"VERSION\":1,\"TTL\":1,\"RELOAD-URI\":\"http://a.example:8080/steering/demo\","
+                + "\"PATHWAY-PRIORITY\":[\"b\",\"a\",\"c\"]}\n")
+        #expect(
+            SteeringManifest.answer(pathways: pathways, current: "c", path: path)
+                == "{\"VERSION\":1,\"TTL\":1,\"RELOAD-URI\":\"http://a.example:8080/steering/demo\","
+                + "\"PATHWAY-PRIORITY\":[\"c\",\"a\",\"b\"]}\n")
+        // A name it does not know is a player that has not said.
+        #expect(
+            SteeringManifest.answer(pathways: pathways, current: "z", path: path)
+                == SteeringManifest.answer(pathways: pathways, current: nil, path: path))
+        // A pathway down goes last, and is where no reload is sent while a twin is up.
+        #expect(
+            SteeringManifest.answer(pathways: pathways, current: "a", down: ["a"], path: path)
+                == "{\"VERSION\":1,\"TTL\":1,\"RELOAD-URI\":\"https://b.example/tv/steering/demo\","
+                + "\"PATHWAY-PRIORITY\":[\"b\",\"c\",\"a\"]}\n")
+        #expect(
+            SteeringManifest.answer(pathways: pathways, current: "a", down: ["b"], path: path)
+                == "{\"VERSION\":1,\"TTL\":1,\"RELOAD-URI\":\"http://c.example/steering/demo\","
+                + "\"PATHWAY-PRIORITY\":[\"a\",\"c\",\"b\"]}\n")
+        #expect(
+            SteeringManifest.answer(pathways: pathways, current: nil, down: ["a", "b", "c"], path: path)
+                == "{\"VERSION\":1,\"TTL\":1,\"RELOAD-URI\":\"https://b.example/tv/steering/demo\","
+                + "\"PATHWAY-PRIORITY\":[\"a\",\"b\",\"c\"]}\n")
+        #expect(
+            SteeringManifest.render(priority: [], reloadURI: nil)
+                == "{\"VERSION\":1,\"TTL\":1,\"PATHWAY-PRIORITY\":[]}\n")
     }
 }
