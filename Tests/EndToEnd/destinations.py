@@ -27,10 +27,10 @@ def stop_group(process, timeout=15):
             process.wait()
 
 
-def port_open(port):
+def port_open(port, host="127.0.0.1"):
     with socket.socket() as sock:
         sock.settimeout(0.2)
-        return sock.connect_ex(("127.0.0.1", port)) == 0
+        return sock.connect_ex((host, port)) == 0
 
 
 class Nginx:

@@ -21,8 +21,10 @@ TOKEN = "test-ingest-token-0123456789"
 class Origin:
     """One `onair serve` process on a free port, pushed to with TOKEN."""
 
-    def __init__(self, *arguments, port=None, env=None):
+    def __init__(self, *arguments, port=None, env=None, host="127.0.0.1"):
         self.port = port or free_port()
+        # Another loopback address (127.0.0.2) is another host to a browser: twins on two hosts.
+        self.host = host
         self.log = tempfile.NamedTemporaryFile(prefix="onair-serve-", suffix=".log", delete=False)
         self.arguments = arguments
         self.env = env
@@ -30,14 +32,14 @@ class Origin:
 
     def start(self):
         self.process = subprocess.Popen(
-            [BINARY, "serve", "--host", "127.0.0.1", "--port", str(self.port), *self.arguments],
+            [BINARY, "serve", "--host", self.host, "--port", str(self.port), *self.arguments],
             stdout=self.log, stderr=subprocess.STDOUT,
             env={**environment(), "ONAIR_INGEST_TOKEN": TOKEN, **(self.env or {})})
-        wait_until(lambda: port_open(self.port), 20, what="onair serve to listen")
+        wait_until(lambda: port_open(self.port, self.host), 20, what="onair serve to listen")
 
     @property
     def base(self):
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{self.host}:{self.port}"
 
     def ingest(self, channel="demo"):
         return f"{self.base}/ingest/{channel}/"

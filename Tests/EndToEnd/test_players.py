@@ -1,0 +1,185 @@
+"""The web's standard HLS players, hls.js, Shaka Player and Video.js (unchanged builds in players/),
+play what twin origins serve from a page on another site, and play on when the origin they started
+on dies: plain HLS, Low-Latency HLS, and a ladder with its sound apart. The twins are on two hosts
+(127.0.0.1 and 127.0.0.2), as twins are: Shaka Player passes over a failed host, not a port.
+
+The three play at once, each in its own Chromium, so one origin's death is tried by all three;
+each page samples its own video every 0.1 s (the time on its clock, the player's position, and the
+time code the test pattern draws into the picture) and the test reads the samples afterwards."""
+
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from browser import OtherOrigin, start_chromium
+from edges import TOKEN, Origin
+from harness import Publisher, fetch, free_port, wait_until
+
+HERE = Path(__file__).resolve().parent
+PLAYERS = HERE / "players"
+TIME_CODE = (HERE.parents[1] / "web" / "timecode.js").read_text()
+
+# How each player starts, as its documentation has it; `SOURCE` is the multivariant playlist.
+START = {
+    "hls.js": ("hls-1.7.0.min.js", """
+        const hls = new Hls({lowLatencyMode: true});
+        hls.on(Hls.Events.ERROR, (event, data) => failed(data.details, data.fatal));
+        hls.loadSource(SOURCE);
+        hls.attachMedia(video);"""),
+    "shaka": ("shaka-player-4.16.44.compiled.js", """
+        shaka.polyfill.installAll();
+        (async () => {
+            const player = new shaka.Player();
+            player.addEventListener("error", (event) => failed("shaka " + event.detail.code, event.detail.severity === 2));
+            await player.attach(video);
+            player.configure({streaming: {lowLatencyMode: true}});
+            try {
+                await player.load(SOURCE);
+            } catch (error) { failed("shaka load " + error.code, true); }
+        })();"""),
+    "video.js": ("video-8.16.1.min.js", """
+        const element = document.createElement("video-js");
+        video.replaceWith(element);
+        const player = videojs(element, {muted: true, html5: {vhs: {overrideNative: true, llhls: true}}});
+        player.on("error", () => failed("video.js " + JSON.stringify(player.error()), true));
+        player.src({src: SOURCE, type: "application/x-mpegURL"});"""),
+}
+
+
+def page_for(name, source):
+    build, start = START[name]
+    return OtherOrigin(f"""<!doctype html><body style="margin:0">
+<video muted autoplay playsinline width="640" height="360"></video>
+<script>{(PLAYERS / build).read_text()}</script>
+<script>{TIME_CODE}</script>
+<script>
+"use strict";
+const SOURCE = "{source}";
+const video = document.querySelector("video");
+window.errors = [];
+window.samples = [];
+function failed(what, fatal) {{ window.errors.push(what + (fatal ? " (fatal)" : "")); }}
+{start}
+// Every 0.1 s: when (s), where the player is (s), the time code on the picture (s, or null) and
+// the picture's height.
+const canvas = document.createElement("canvas");
+setInterval(() => {{
+    const video = document.querySelector("video");  // Video.js plays in a <video> of its own
+    if (video.paused) video.play().catch(() => {{}});
+    const code = OnairTimeCode.read(video, canvas);
+    window.samples.push([Date.now() / 1000, video.currentTime, code === null ? null : code / 1000, video.videoHeight]);
+}}, 100);
+</script>""")
+
+
+def stalls(samples):
+    """The stretches (s) in which the position stood still for more than 0.3 s."""
+    found, since = [], None
+    for (then, position, *_), (now, later, *_) in zip(samples, samples[1:]):
+        if later - position < 0.01:
+            since = then if since is None else since
+        else:
+            if since is not None and now - since > 0.3:
+                found.append(round(now - since, 2))
+            since = None
+    if since is not None and samples[-1][0] - since > 0.3:
+        found.append(round(samples[-1][0] - since, 2))
+    return found
+
+
+def steady(samples, legible, seconds=3):
+    """The last `seconds` played without a stall, and when `legible`, the time code readable in
+    most of them."""
+    if not samples or samples[-1][0] - samples[0][0] < seconds + 1:
+        return False
+    recent = [sample for sample in samples if sample[0] > samples[-1][0] - seconds]
+    readable = [sample for sample in recent if sample[2] is not None]
+    return recent[-1][1] - recent[0][1] > seconds - 0.5 and not stalls(recent) and (
+        not legible or len(readable) > len(recent) / 2)
+
+
+MODES = {
+    "plain": ("--size", "640x360"),
+    "low-latency": ("--size", "640x360", "--low-latency", "--part-duration", "0.2"),
+    "ladder": ("--renditions", "360p,180p", "--low-latency", "--part-duration", "0.2"),
+}
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_every_standard_player_plays_on_when_its_origin_dies(mode):
+    ports = free_port(), free_port()
+    pathways = ("--pathway", f"a=http://127.0.0.1:{ports[0]}", "--pathway", f"b=http://127.0.0.2:{ports[1]}")
+    primary = Origin(*pathways, port=ports[0])
+    twin = Origin(*pathways, port=ports[1], host="127.0.0.2")
+    publisher = Publisher(*MODES[mode], "--no-serve", "--push", primary.ingest("show"), "--push", twin.ingest("show"),
+                          "--push-header", f"Authorization: Bearer {TOKEN}", channel="show")
+    pages, drivers = {}, {}
+    try:
+        for origin in (primary, twin):
+            wait_until(lambda: (r := fetch(f"{origin.base}/live/show/index.m3u8")) is not None and r.status == 200,
+                       40, what="the channel on both origins")
+        source = f"{primary.base}/live/show/index.m3u8"
+        for name in START:
+            pages[name] = page_for(name, source)
+            drivers[name] = start_chromium(width=700, height=450)
+            drivers[name].get(pages[name].url)
+
+        def samples(name):
+            return drivers[name].execute_script("return window.samples")
+        # Each plays steadily, its picture's time code readable, before the origin it plays from dies.
+        for name in START:
+            try:
+                wait_until(lambda: steady(samples(name), legible=mode != "ladder"), 60, interval=0.5,
+                           what=f"{name} playing steadily")
+            except AssertionError as error:
+                raise AssertionError(f"{error}: the last samples {samples(name)[-5:]}, errors "
+                                     f"{drivers[name].execute_script('return window.errors')}") from None
+        killed = time.time()
+        primary.process.send_signal(signal.SIGKILL)
+        primary.process.wait()
+        wait_until(lambda: all(samples(name)[-1][0] > killed + 10 for name in START), 30, interval=0.5,
+                   what="10 s of playing after the death")
+        failures = []
+        for name in START:
+            taken = samples(name)
+            errors = drivers[name].execute_script("return window.errors")
+            after = [sample for sample in taken if sample[0] >= killed]
+            last_before = [sample for sample in taken if sample[0] < killed][-1]
+            codes = [code for _, _, code, _ in [last_before] + after if code is not None]
+            backwards = [round(later - earlier, 2) for earlier, later in zip(codes, codes[1:]) if later < earlier - 0.05]
+            held = stalls([last_before] + after)
+            played = after[-1][1] - last_before[1]
+            print(f"{mode} {name}: played {played:.1f} s in {after[-1][0] - killed:.1f} s after the death, "
+                  f"stalls {held}, time code read in {len(codes)} of {len(after) + 1} samples, errors {errors}")
+            if any(error.endswith("(fatal)") for error in errors):
+                failures.append(f"{name}: a fatal error {errors}")
+            if backwards:
+                failures.append(f"{name}: the time code went back {backwards}")
+            if any(later < earlier for (_, earlier, *_), (_, later, *_) in zip(after, after[1:])):
+                failures.append(f"{name}: its position went back")
+            wall = after[-1][0] - killed
+            if name == "video.js" and mode == "ladder":
+                # Video.js with a ladder and its sound apart plays on, but has stalled for up to
+                # 6 s in some runs (docs/origin.md): only that it plays on is held to here.
+                if played < wall / 3:
+                    failures.append(f"{name}: played {played:.1f} s of {wall:.1f}")
+            else:
+                if len(held) > 1 or any(stall > 2 for stall in held):
+                    failures.append(f"{name}: stalled {held}")
+                if played < wall - 2.5:
+                    failures.append(f"{name}: played {played:.1f} s of {wall:.1f}")
+            # A ladder's player may move to the 180p rung, whose time code is too small to read:
+            # there its position stands for it.
+            if mode != "ladder" and len(codes) < len(after) / 2:
+                failures.append(f"{name}: the time code read in only {len(codes)} of {len(after)} samples")
+        assert failures == []
+    finally:
+        for driver in drivers.values():
+            driver.quit()
+        for page in pages.values():
+            page.close()
+        publisher.kill()
+        primary.stop()
+        twin.stop()
