@@ -7,6 +7,7 @@ The three play at once, each in its own Chromium, so one origin's death is tried
 each page samples its own video every 0.1 s (the time on its clock, the player's position, and the
 time code the test pattern draws into the picture) and the test reads the samples afterwards."""
 
+import json
 import signal
 import time
 from pathlib import Path
@@ -139,6 +140,12 @@ def test_every_standard_player_plays_on_when_its_origin_dies(mode):
         killed = time.time()
         primary.process.send_signal(signal.SIGKILL)
         primary.process.wait()
+        # The twin finds it down and steers players off it, the next reload on itself.
+        wait_until(lambda: f"pathway a ({primary.base}) does not answer" in twin.output(), 5,
+                   what="the twin to find the primary down")
+        steering = fetch(f"{twin.base}/steering/show?_HLS_pathway=a")
+        assert json.loads(steering.text) == {"VERSION": 1, "TTL": 1, "RELOAD-URI": f"{twin.base}/steering/show",
+                                             "PATHWAY-PRIORITY": ["b", "a"]}
         wait_until(lambda: all(samples(name)[-1][0] > killed + 10 for name in START), 30, interval=0.5,
                    what="10 s of playing after the death")
         failures = []
