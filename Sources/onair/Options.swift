@@ -365,7 +365,7 @@ struct ServerOptions: ParsableArguments {
     @Option(
         name: .customLong("pathway"),
         help: ArgumentHelp(
-            "An origin viewers may play from, for players to move to its twin when one stops answering: give every origin, this one included, to each of them, in the order players should prefer. The multivariant playlist lists each (content steering, redundant variants).",
+            "An origin viewers may play from, for players to move to its twin when one stops answering: give every origin, this one included, to each of them, in the order players should prefer. The multivariant playlist lists each (content steering, redundant variants); each origin tries the others every second, and its steering manifest sends players off one that does not answer.",
             valueName: "name=url"))
     var pathwayTexts: [String] = []
 
