@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from browser import console_errors, player_status, save_screenshot, start_chromium
-from harness import Publisher, assert_refused, fetch, ffprobe, init_segment, read_line, run_onair, wait_until
+from harness import (Publisher, assert_refused, fetch, ffprobe, gunzip, init_segment, read_line, run_onair,
+                     wait_until)
 from hls_rules import (MediaPlaylist, audio_renditions, check_history, check_low_latency, check_media_playlist,
                        check_multivariant, parse_attributes)
 from xserver import XServer
@@ -233,6 +234,47 @@ def test_a_rung_that_does_not_exist_is_not_found(low_latency):
     assert low_latency.get("1080p/media.m3u8").status == 404
     assert low_latency.get("720p/index.m3u8").status == 404
     assert low_latency.get("media.m3u8").status == 404
+
+
+def test_a_low_latency_ladder_keeps_apples_live_authoring_rules(low_latency):
+    """The rules of Apple's HLS authoring specification a live ladder can be checked against here
+    (docs/watching.md lists them): at least six segments listed; none longer than the target
+    duration and a half second; the sound's CHANNELS; each rung's BANDWIDTH at least 80 % of its
+    measured peak (the peak at most 125 % of it) and its AVERAGE-BANDWIDTH within 10 % of its
+    measured mean, the sound included; FRAME-RATE the highest rate; playlists gzip'd on request."""
+    rungs = ("720p", "360p", "audio")
+    wait_until(lambda: all(MediaPlaylist(low_latency.get(f"{rung}/media.m3u8").text).segments.__len__() >= 6
+                           for rung in rungs), 30, what="six segments in every rung")
+    text = low_latency.get("index.m3u8").text
+    (sound,) = audio_renditions(text)
+    assert sound["CHANNELS"] == "2"
+
+    def measured(rung):
+        """Each listed segment's rate (bit/s, by its number) and the mean over them."""
+        playlist = MediaPlaylist(low_latency.get(f"{rung}/media.m3u8").text)
+        assert len(playlist.segments) >= 6, (rung, len(playlist.segments))
+        assert all(segment["duration"] <= playlist.target + 0.5 for segment in playlist.segments), rung
+        sizes = {playlist.sequence + index: (len(low_latency.get(f"{rung}/{segment['uri']}").body) * 8,
+                                             segment["duration"])
+                 for index, segment in enumerate(playlist.segments)}
+        return ({number: bits / duration for number, (bits, duration) in sizes.items()},
+                sum(bits for bits, _ in sizes.values()) / sum(duration for _, duration in sizes.values()))
+    sound_rates, sound_mean = measured("audio")
+    for variant in check_multivariant(text):
+        rates, mean = measured(variant["URI"].split("/")[0])
+        peak = max(rate + sound_rates[number] for number, rate in rates.items() if number in sound_rates)
+        mean += sound_mean
+        print(f"{variant['URI']}: peak {peak / int(variant['BANDWIDTH']):.2f} of BANDWIDTH, AVERAGE-BANDWIDTH "
+              f"{int(variant['AVERAGE-BANDWIDTH']) / mean:.3f} of the mean, over {len(rates)} segments")
+        assert peak <= 1.25 * int(variant["BANDWIDTH"]), (variant, peak)
+        assert abs(int(variant["AVERAGE-BANDWIDTH"]) - mean) <= 0.10 * mean, (variant, mean)
+        assert variant["FRAME-RATE"] == "30.000"
+    for name in ("index.m3u8", "720p/media.m3u8", "audio/media.m3u8"):
+        plain = low_latency.get(name)
+        zipped = low_latency.get(name, headers={"Accept-Encoding": "gzip"})
+        assert zipped.headers["content-encoding"] == "gzip", name
+        # The same playlist (a Low-Latency one may have moved on by a part in between).
+        assert gunzip(zipped.body).decode().splitlines()[:4] == plain.text.splitlines()[:4], name
 
 
 @pytest.mark.parametrize("arguments, message", [
