@@ -1,7 +1,9 @@
 """The web's standard HLS players, hls.js, Shaka Player and Video.js (unchanged builds in players/),
 play what twin origins serve from a page on another site, and play on when the origin they started
-on dies: plain HLS, Low-Latency HLS, and a ladder with its sound apart. The twins are on two hosts
-(127.0.0.1 and 127.0.0.2), as twins are: Shaka Player passes over a failed host, not a port.
+on dies: plain HLS, Low-Latency HLS, and a ladder with its sound apart, the twins named with
+--pathway; and Low-Latency HLS through the nginx edge of deploy/, the twins behind it. Named with
+--pathway, the twins are on two hosts (127.0.0.1 and 127.0.0.2), as twins are: Shaka Player passes
+over a failed host, not a port.
 
 The three play at once, each in its own Chromium, so one origin's death is tried by all three;
 each page samples its own video every 0.1 s (the time on its clock, the player's position, and the
@@ -15,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from browser import OtherOrigin, start_chromium
-from edges import TOKEN, Origin
+from edges import TOKEN, NginxEdge, Origin
 from harness import Publisher, fetch, free_port, wait_until
 
 HERE = Path(__file__).resolve().parent
@@ -105,23 +107,27 @@ MODES = {
     "plain": ("--size", "640x360"),
     "low-latency": ("--size", "640x360", "--low-latency", "--part-duration", "0.2"),
     "ladder": ("--renditions", "360p,180p", "--low-latency", "--part-duration", "0.2"),
+    # No --pathway: the players see one address, deploy/nginx-edge.conf's, which turns to the twin.
+    "nginx-edge": ("--size", "640x360", "--low-latency", "--part-duration", "0.2"),
 }
 
 
 @pytest.mark.parametrize("mode", list(MODES))
-def test_every_standard_player_plays_on_when_its_origin_dies(mode):
+def test_every_standard_player_plays_on_when_its_origin_dies(mode, tmp_path):
     ports = free_port(), free_port()
+    steered = mode != "nginx-edge"
     pathways = ("--pathway", f"a=http://127.0.0.1:{ports[0]}", "--pathway", f"b=http://127.0.0.2:{ports[1]}")
-    primary = Origin(*pathways, port=ports[0])
-    twin = Origin(*pathways, port=ports[1], host="127.0.0.2")
+    primary = Origin(*(pathways if steered else ()), port=ports[0])
+    twin = Origin(*(pathways if steered else ()), port=ports[1], host="127.0.0.2" if steered else "127.0.0.1")
     publisher = Publisher(*MODES[mode], "--no-serve", "--push", primary.ingest("show"), "--push", twin.ingest("show"),
                           "--push-header", f"Authorization: Bearer {TOKEN}", channel="show")
+    edge = None if steered else NginxEdge(tmp_path / "nginx", primary.port, twin.port)
     pages, drivers = {}, {}
     try:
         for origin in (primary, twin):
             wait_until(lambda: (r := fetch(f"{origin.base}/live/show/index.m3u8")) is not None and r.status == 200,
                        40, what="the channel on both origins")
-        source = f"{primary.base}/live/show/index.m3u8"
+        source = f"{(primary if steered else edge).base}/live/show/index.m3u8"
         for name in START:
             pages[name] = page_for(name, source)
             drivers[name] = start_chromium(width=700, height=450)
@@ -140,12 +146,13 @@ def test_every_standard_player_plays_on_when_its_origin_dies(mode):
         killed = time.time()
         primary.process.send_signal(signal.SIGKILL)
         primary.process.wait()
-        # The twin finds it down and steers players off it, the next reload on itself.
-        wait_until(lambda: f"pathway a ({primary.base}) does not answer" in twin.output(), 5,
-                   what="the twin to find the primary down")
-        steering = fetch(f"{twin.base}/steering/show?_HLS_pathway=a")
-        assert json.loads(steering.text) == {"VERSION": 1, "TTL": 1, "RELOAD-URI": f"{twin.base}/steering/show",
-                                             "PATHWAY-PRIORITY": ["b", "a"]}
+        if steered:
+            # The twin finds it down and steers players off it, the next reload on itself.
+            wait_until(lambda: f"pathway a ({primary.base}) does not answer" in twin.output(), 5,
+                       what="the twin to find the primary down")
+            steering = fetch(f"{twin.base}/steering/show?_HLS_pathway=a")
+            assert json.loads(steering.text) == {"VERSION": 1, "TTL": 1, "RELOAD-URI": f"{twin.base}/steering/show",
+                                                 "PATHWAY-PRIORITY": ["b", "a"]}
         wait_until(lambda: all(samples(name)[-1][0] > killed + 10 for name in START), 30, interval=0.5,
                    what="10 s of playing after the death")
         failures = []
@@ -187,6 +194,8 @@ def test_every_standard_player_plays_on_when_its_origin_dies(mode):
             driver.quit()
         for page in pages.values():
             page.close()
+        if edge:
+            edge.stop()
         publisher.kill()
         primary.stop()
         twin.stop()
