@@ -37,25 +37,31 @@ public struct PathwayWatch: Service {
     }
 
     public func run() async throws {
-        for await _ in listening {}
-        while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            await withTaskGroup(of: Void.self) { group in
-                for pathway in pathways {
-                    group.addTask {
-                        let up = await Self.answers(pathway)
-                        if health.record(pathway.id, up: up) {
-                            if up {
-                                logger.notice("pathway \(pathway.id) (\(pathway.base)) answers again")
-                            } else {
-                                logger.warning(
-                                    "pathway \(pathway.id) (\(pathway.base)) does not answer: players are steered off it"
-                                )
-                            }
-                        }
+        // Stopped at once on shutdown, even while it waits for the server to listen.
+        try? await cancelWhenGracefulShutdown {
+            for await _ in listening {}
+            while !Task.isCancelled {
+                await watchOnce()
+                try await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+
+    /// Tries every pathway at once and records what changed.
+    private func watchOnce() async {
+        await withTaskGroup(of: Void.self) { group in
+            for pathway in pathways {
+                group.addTask {
+                    let up = await Self.answers(pathway)
+                    guard health.record(pathway.id, up: up) else { return }
+                    if up {
+                        logger.notice("pathway \(pathway.id) (\(pathway.base)) answers again")
+                    } else {
+                        logger.warning(
+                            "pathway \(pathway.id) (\(pathway.base)) does not answer: players are steered off it")
                     }
                 }
             }
-            try? await Task.sleep(for: .seconds(1))
         }
     }
 

@@ -94,9 +94,11 @@ def test_a_window_appears_where_it_is_and_moves_without_leaving_a_trace(desktop,
     try:
         publisher.wait_for_segments(1)
         desktop.window("00ff00", 100, 80, 200, 120, app_id="onair-green")
-        picture = shows(publisher, lambda p: near(p(200, 140), GREEN), "the window in the stream")
-        assert near(picture(104, 84), GREEN) and near(picture(295, 195), GREEN), "the window's corners"
-        assert near(picture(95, 140), RED) and near(picture(305, 140), RED) and near(picture(200, 75), RED)
+        # The compositor may show a new window at another size for a moment before the one asked
+        # for: the stream must come to show it in its place, corners in and the screen around it.
+        shows(publisher, lambda p: near(p(200, 140), GREEN) and near(p(104, 84), GREEN)
+              and near(p(295, 195), GREEN) and near(p(95, 140), RED) and near(p(305, 140), RED)
+              and near(p(200, 75), RED), "the window in its place in the stream")
         desktop.run("swaymsg", '[app_id="onair-green"] move position 400 300')
         picture = shows(publisher, lambda p: near(p(500, 360), GREEN), "the window at its new place")
         assert near(picture(200, 140), RED), "nothing stale where the window was"
