@@ -122,12 +122,13 @@ def test_every_standard_player_plays_on_when_its_origin_dies(mode, tmp_path):
     twin = Origin(*(pathways if steered else ()), port=ports[1], host="127.0.0.2" if steered else "127.0.0.1")
     publisher = Publisher(*MODES[mode], "--no-serve", "--push", primary.ingest("show"), "--push", twin.ingest("show"),
                           "--push-header", f"Authorization: Bearer {TOKEN}", channel="show")
-    edge = None if steered else NginxEdge(tmp_path / "nginx", primary.port, twin.port)
     # Through the edge, hls.js and Shaka Player: Video.js stalled there for 1.2 s in one run and
     # 9.3 s in another (docs/origin.md), which no limit here would hold to.
     players = list(START) if steered else ["hls.js", "shaka"]
-    pages, drivers = {}, {}
+    pages, drivers, edge = {}, {}, None
     try:
+        if not steered:
+            edge = NginxEdge(tmp_path / "nginx", primary.port, twin.port)
         for origin in (primary, twin):
             wait_until(lambda: (r := fetch(f"{origin.base}/live/show/index.m3u8")) is not None and r.status == 200,
                        40, what="the channel on both origins")
