@@ -243,7 +243,7 @@ def test_a_low_latency_ladder_keeps_apples_live_authoring_rules(low_latency):
     measured peak (the peak at most 125 % of it) and its AVERAGE-BANDWIDTH within 10 % of its
     measured mean, the sound included; FRAME-RATE the highest rate; playlists gzip'd on request."""
     rungs = ("720p", "360p", "audio")
-    wait_until(lambda: all(MediaPlaylist(low_latency.get(f"{rung}/media.m3u8").text).segments.__len__() >= 6
+    wait_until(lambda: all(len(MediaPlaylist(low_latency.get(f"{rung}/media.m3u8").text).segments) >= 6
                            for rung in rungs), 30, what="six segments in every rung")
     text = low_latency.get("index.m3u8").text
     (sound,) = audio_renditions(text)

@@ -419,7 +419,8 @@ def test_the_watch_page_moves_to_the_twin_when_its_origin_dies_without_an_edge(s
         back(primary)
     assert (pathway, moves) == ("b", 1)
     assert_played_on(samples, killed, engine + " without an edge", restarted=engine == "native")
-    assert all(error.startswith(primary.base + "/") and "net::ERR_CONNECTION_" in error for error in refused), "\n".join(refused)
+    assert all(error.startswith(primary.base + "/") and "net::ERR_CONNECTION_" in error
+               for error in refused), "\n".join(refused)
     assert len(refused) < 20, refused
 
 
