@@ -149,9 +149,9 @@ public final class PushSink: PublicationSink {
         }
         let listed = timeline.segments.contains(where: \.isListed)
         guard listed || timeline.ended, plan.canList(timeline) else { return (nil, givenUp) }
-        var playlists: [(MediaFileName, [UInt8])] = [
-            (.mediaPlaylist, Array(plan.playlist(for: timeline).render().utf8))
-        ]
+        let playlist = plan.playlist(for: timeline)
+        var playlists: [(MediaFileName, [UInt8])] = [(.mediaPlaylist, Array(playlist.render().utf8))]
+        if timeline.hasIFrames { playlists.append((.iFramePlaylist, Array(playlist.iFramePlaylist().render().utf8))) }
         if writesIndex, ladder?.isComplete ?? true {
             let index = ladder?.multivariantPlaylist ?? MultivariantPlaylist(renditions: [timeline])
             playlists.append((.multivariantPlaylist, Array(index.render().utf8)))

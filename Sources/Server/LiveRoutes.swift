@@ -137,13 +137,30 @@ struct LiveRoutes {
         if let delay = live.delay { key += "?delay=\(delay)" }
         if file.perSession, let session = live.session { key += "?" + session }
         if access != nil, !file.immutable, let token = live.token { key += "?" + token }
-        let body = try bodies.body(for: key, bytes: file.bytes, gzip: gzip)
+        var body = try bodies.body(for: key, bytes: file.bytes, gzip: gzip)
         if gzip {
             headers[.contentEncoding] = "gzip"
             headers[.vary] = "Accept-Encoding"
         }
+        var status = HTTPResponse.Status.ok
+        if file.immutable {
+            // A media file answers one byte range (an I-frame playlist's EXT-X-BYTERANGE).
+            headers[.acceptRanges] = "bytes"
+            let size = body.readableBytes
+            switch ByteRange(header: request.headers[.range], size: size) {
+            case .whole: break
+            case .part(let range):
+                status = .partialContent
+                body = body.getSlice(at: body.readerIndex + range.lowerBound, length: range.count) ?? body
+                headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
+            case .unsatisfiable:
+                headers[.contentRange] = "bytes */\(size)"
+                headers[.contentLength] = "0"
+                return Response(status: .rangeNotSatisfiable, headers: headers)
+            }
+        }
         headers[.contentLength] = String(body.readableBytes)
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: body))
     }
 
     /// The rewind window's files (`--dvr`): `dvr.m3u8`, the channel's multivariant playlist over
@@ -161,12 +178,12 @@ struct LiveRoutes {
             guard var file = try await Self.file(for: index, in: channel),
                 var playlist = MultivariantPlaylist.parse(String(decoding: file.bytes, as: UTF8.self))
             else { return nil }
-            playlist = playlist.pointing(to: .dvrMediaPlaylist)
+            playlist = playlist.pointing(to: .dvrMediaPlaylist, iFrames: .dvrIFramePlaylist)
             if let from = request.from { playlist = playlist.adding(query: "from=\(from)") }
             if let delay = request.delay { playlist = playlist.adding(query: "delay=\(delay)") }
             file.bytes = Array(playlist.render().utf8)
             return file
-        case .dvrMediaPlaylist:
+        case .dvrMediaPlaylist, .dvrIFramePlaylist:
             let path = window.folder(of: request.rendition).appendingPathComponent(request.file).path
             let (from, delay) = (request.from, request.delay)
             let now = MediaClock.wallMilliseconds()

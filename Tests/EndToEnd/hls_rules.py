@@ -24,6 +24,9 @@ class MediaPlaylist:
                 pending["discontinuity"] = True
             elif line == "#EXT-X-GAP":
                 pending["gap"] = True
+            elif line.startswith("#EXT-X-BYTERANGE:"):
+                length, _, offset = line.split(":", 1)[1].partition("@")
+                pending["byterange"] = (int(length), int(offset))
             elif line.startswith("#"):
                 name, _, value = line[1:].partition(":")
                 self.tags[name] = value
@@ -165,6 +168,41 @@ def check_multivariant(text):
             # A variant's CODECS name every format its renditions hold, the group's sound included.
             assert any(c.startswith("mp4a") for c in variant["CODECS"].strip('"').split(",")), variant
     return variants
+
+
+def iframe_streams(text):
+    """The EXT-X-I-FRAME-STREAM-INF of a multivariant playlist, with what RFC 8216 4.4.6.3 and
+    Apple's authoring rules (an I-frame playlist for every video variant) ask of each."""
+    streams = []
+    for line in text.splitlines():
+        if line.startswith("#EXT-X-I-FRAME-STREAM-INF:"):
+            attributes = parse_attributes(line.split(":", 1)[1])
+            for name in ("BANDWIDTH", "CODECS", "RESOLUTION", "URI"):
+                assert name in attributes, f"{name} on EXT-X-I-FRAME-STREAM-INF"
+            assert int(attributes["BANDWIDTH"]) > 0
+            # Keyframes carry no sound: the codecs are the video's alone.
+            assert not any(c.startswith("mp4a") for c in attributes["CODECS"].strip('"').split(",")), attributes
+            for name in ("FRAME-RATE", "AUDIO", "SUBTITLES", "CLOSED-CAPTIONS"):
+                assert name not in attributes, f"{name} is not allowed on EXT-X-I-FRAME-STREAM-INF"
+            attributes["URI"] = attributes["URI"].strip('"')
+            streams.append(attributes)
+    return streams
+
+
+def check_iframe_playlist(text):
+    """The MUSTs of an I-frame playlist (RFC 8216 4.3.3.6, 4.3.2.2, 7): EXT-X-I-FRAMES-ONLY, version 4
+    or more (5 with EXT-X-MAP), an EXT-X-MAP for fMP4, each entry a byte range of its segment."""
+    playlist = MediaPlaylist(text)
+    assert "EXT-X-I-FRAMES-ONLY" in playlist.tags
+    version = playlist.int_tag("EXT-X-VERSION")
+    assert version >= 4 and ("EXT-X-MAP" not in playlist.tags or version >= 5), version
+    assert "EXT-X-MAP" in playlist.tags, "an I-frame playlist of fMP4 segments names their init segment"
+    assert not any(tag.startswith("EXT-X-PART") or tag == "EXT-X-PRELOAD-HINT" for tag in playlist.tags)
+    assert playlist.segments
+    for segment in playlist.segments:
+        assert segment.get("gap") or "byterange" in segment, segment
+        assert 0 < segment["duration"] <= playlist.target + 0.5, segment
+    return playlist
 
 
 def audio_renditions(text):

@@ -45,23 +45,22 @@ def counts(output):
 
 
 def video_samples(fragment):
-    """(sample count, summed duration, timescale-free) of the video track of an fMP4 fragment: the
-    first traf's trun, durations from it or from tfhd's default."""
-    samples, total, default = 0, 0, None
+    """(sample count, summed duration in timescale units) of the video track of an fMP4 part or
+    segment: every moof's first traf (a segment's first picture has a moof of its own), durations
+    from its trun or from its tfhd's default."""
+    samples, total = 0, 0
 
-    def walk(start, end):
-        nonlocal samples, total, default
-        position = start
+    def traf(start, end):
+        nonlocal samples, total
+        default, position = None, start
         while position < end:
             size, kind = struct.unpack(">I4s", fragment[position:position + 8])
             body = position + 8
-            if kind in (b"moof", b"traf"):
-                walk(body, position + size)
-            elif kind == b"tfhd" and samples == 0:
+            if kind == b"tfhd":
                 flags = int.from_bytes(fragment[body + 1:body + 4], "big")
                 offset = body + 8 + (8 if flags & 1 else 0) + (4 if flags & 2 else 0)
                 default = struct.unpack(">I", fragment[offset:offset + 4])[0] if flags & 8 else None
-            elif kind == b"trun" and samples == 0:
+            elif kind == b"trun":
                 flags = int.from_bytes(fragment[body + 1:body + 4], "big")
                 count = struct.unpack(">I", fragment[body + 4:body + 8])[0]
                 offset = body + 8 + (4 if flags & 1 else 0) + (4 if flags & 4 else 0)
@@ -72,10 +71,21 @@ def video_samples(fragment):
                     else:
                         total += default
                     offset += sum(4 for bit in (0x200, 0x400, 0x800) if flags & bit)
-                samples = count
+                samples += count
             position += size
 
-    walk(0, len(fragment))
+    def boxes(start, end):
+        position = start
+        while position < end:
+            size, kind = struct.unpack(">I4s", fragment[position:position + 8])
+            yield kind, position + 8, position + size
+            position += size
+
+    for kind, body, end in boxes(0, len(fragment)):
+        if kind == b"moof":
+            trafs = [(b, e) for k, b, e in boxes(body, end) if k == b"traf"]
+            if trafs:
+                traf(*trafs[0])
     return samples, total
 
 

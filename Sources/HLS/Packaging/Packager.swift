@@ -7,6 +7,9 @@ final class Packager {
     private let muxer: Muxer
     /// The init segment (ftyp + moov) for fMP4; empty for TS.
     let initSegment: [UInt8]
+    /// Fragments ended inside the open one's part (a segment's keyframe on its own), handed over
+    /// with it.
+    private var carried: [UInt8] = []
 
     /// Opens the muxer over `streams` and writes the header.
     init(format: ContainerFormat, streams: [StreamDescription]) throws {
@@ -31,17 +34,29 @@ final class Packager {
         try muxer.write(packet, duration: duration, interleaved: false)
     }
 
+    /// Ends the fragment written so far (fMP4: a segment's first picture) without ending the part:
+    /// its bytes open what the next cut returns.
+    func isolateKeyframe() throws {
+        try muxer.flushFragment()
+        carried += muxer.take()
+    }
+
     /// Ends the open fragment and returns its bytes. For TS, when a segment starts next,
     /// PAT and PMT are written again at its head.
     func cutFragment(segmentStartsNext: Bool) throws -> [UInt8] {
         try muxer.flushFragment()
         if format == .ts, segmentStartsNext { try muxer.setMuxerOption("mpegts_flags", "+resend_headers") }
-        return muxer.take()
+        return takeCarried() + muxer.take()
     }
 
     /// Ends the stream and returns the last bytes.
     func finish() throws -> [UInt8] {
         try muxer.finish()
-        return muxer.take()
+        return takeCarried() + muxer.take()
+    }
+
+    private func takeCarried() -> [UInt8] {
+        defer { carried = [] }
+        return carried
     }
 }

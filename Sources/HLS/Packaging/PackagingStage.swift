@@ -23,6 +23,11 @@ public final class PackagingStage {
     /// The newest picture, written once the next one comes: it lasts until then (a still screen's
     /// encoder is given fewer pictures than slots), so a fragment's samples cover its whole time.
     private var heldPicture: EncodedPacket?
+    /// The held picture starts a segment (fMP4): once written, it is flushed as a fragment of its
+    /// own, so the segment's I-frame (``IFrameRange``) is a whole `moof` and `mdat` that any
+    /// player's parser takes as it is. The sound that comes meanwhile waits in `heldSound`.
+    private var keyframeStartsSegment = false
+    private var heldSound: [EncodedPacket] = []
 
     /// Opens the muxer over `tracks` and publishes the init segment.
     public init(
@@ -52,16 +57,34 @@ public final class PackagingStage {
                 if packet.kind == .video, let held = heldPicture {
                     try packager.write(held, duration: packet.pts - held.pts)
                     heldPicture = nil
+                    try writeHeldSound(isolatingKeyframe: keyframeStartsSegment)
                 }
                 let events = segmenter.accept(
                     kind: packet.kind, time: packet.presentationSeconds, isKeyframe: packet.isKeyframe)
                 try apply(events)
-                if packet.kind == .video { heldPicture = packet } else { try packager.write(packet) }
+                if packet.kind == .video {
+                    heldPicture = packet
+                    keyframeStartsSegment = packet.isKeyframe && packager.format == .fmp4
+                } else if keyframeStartsSegment {
+                    heldSound.append(packet)
+                } else {
+                    try packager.write(packet)
+                }
             }
         }
         if let held = heldPicture { try packager.write(held) }
+        try writeHeldSound(isolatingKeyframe: false)
         try apply(segmenter.finish(), last: true)
         publish(timeline.end())
+    }
+
+    /// Writes the sound held while a segment's first picture waited, after ending that picture's
+    /// fragment when `isolatingKeyframe`.
+    private func writeHeldSound(isolatingKeyframe: Bool) throws {
+        if isolatingKeyframe { try packager.isolateKeyframe() }
+        keyframeStartsSegment = false
+        for sound in heldSound { try packager.write(sound) }
+        heldSound.removeAll()
     }
 
     /// Cuts what the events say; the last segment ends with the muxer's trailer.

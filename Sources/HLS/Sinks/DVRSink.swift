@@ -85,7 +85,7 @@ public final class DVRSink: PublicationSink {
                 sequence: segment.sequence, file: file, duration: segment.duration,
                 programDateTime: segment.programDateTime, discontinuity: segment.discontinuity,
                 map: segment.initSegment?.description, format: timeline.configuration.format,
-                missingDuration: timeline.configuration.segmentDuration)
+                missingDuration: timeline.configuration.segmentDuration, iFrame: segment.iFrame)
             changed = true
         }
         if timeline.ended, !window.isEnded {
@@ -95,7 +95,12 @@ public final class DVRSink: PublicationSink {
         self.window = window
         guard changed, !window.isEmpty else { return }
         do {
-            try store.put(MediaFileName.dvrMediaPlaylist.description, bytes: Array(window.playlist.render().utf8))
+            let playlist = window.playlist
+            try store.put(MediaFileName.dvrMediaPlaylist.description, bytes: Array(playlist.render().utf8))
+            if timeline.hasIFrames {
+                try store.put(
+                    MediaFileName.dvrIFramePlaylist.description, bytes: Array(playlist.iFramePlaylist().render().utf8))
+            }
             for file in deletable { try? store.delete(file) }
             deletable.removeAll()
         } catch {

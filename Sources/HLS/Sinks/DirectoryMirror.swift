@@ -165,7 +165,11 @@ public final class DirectoryMirror: PublicationSink {
         }
         // No playlist before there is a segment to name.
         if timeline.segments.contains(where: \.isListed) || timeline.ended {
-            try writePlaylist(Array(plan.playlist(for: timeline).render().utf8), as: .mediaPlaylist, in: store)
+            let playlist = plan.playlist(for: timeline)
+            try writePlaylist(Array(playlist.render().utf8), as: .mediaPlaylist, in: store)
+            if timeline.hasIFrames {
+                try writePlaylist(Array(playlist.iFramePlaylist().render().utf8), as: .iFramePlaylist, in: store)
+            }
             if let indexStore, ladder?.isComplete ?? true {
                 let index = ladder?.multivariantPlaylist ?? MultivariantPlaylist(renditions: [timeline])
                 try writePlaylist(Array(index.render().utf8), as: .multivariantPlaylist, in: indexStore)

@@ -33,6 +33,7 @@ public final class LiveLadder: LiveChannel {
         ).multivariantPlaylist
         if let query {
             for index in playlist.variants.indices { playlist.variants[index].uri += "?" + query }
+            for index in playlist.iFrameStreams.indices { playlist.iFrameStreams[index].uri += "?" + query }
         }
         return Array(playlist.render().utf8)
     }

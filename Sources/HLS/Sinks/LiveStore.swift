@@ -12,6 +12,8 @@ public final class LiveStore: PublicationSink, LiveChannel {
         /// Rendered once per change, served as they are.
         var mediaPlaylist: [UInt8] = []
         var deltaPlaylist: [UInt8]?
+        /// Nil when the rendition has no keyframes to list (TS, sound).
+        var iFramePlaylist: [UInt8]?
         var multivariantPlaylist: [UInt8] = []
         var waiters = Waiters()
         /// The channel's renditions as of the newest publication, when it has several.
@@ -72,6 +74,7 @@ public final class LiveStore: PublicationSink, LiveChannel {
                 switch name {
                 case .multivariantPlaylist: state.multivariantPlaylist
                 case .mediaPlaylist: state.mediaPlaylist
+                case .iFramePlaylist: state.iFramePlaylist
                 default: state.timeline.bytes(of: name)
                 }
             return bytes.map { LiveFile(bytes: $0, contentType: name.contentType, immutable: !name.isPlaylist) }
@@ -86,6 +89,9 @@ public final class LiveStore: PublicationSink, LiveChannel {
             for index in playlist.variants.indices {
                 playlist.variants[index].uri += "?" + query
             }
+            for index in playlist.iFrameStreams.indices {
+                playlist.iFrameStreams[index].uri += "?" + query
+            }
             return Array(playlist.render().utf8)
         }
     }
@@ -99,6 +105,7 @@ public final class LiveStore: PublicationSink, LiveChannel {
         }
         state.mediaPlaylist = Array(reporting(state.timeline.mediaPlaylist()).render().utf8)
         state.deltaPlaylist = state.timeline.deltaPlaylist().map { Array(reporting($0).render().utf8) }
+        state.iFramePlaylist = state.timeline.iFramePlaylist().map { Array($0.render().utf8) }
         state.multivariantPlaylist = Array(MultivariantPlaylist(renditions: [state.timeline]).render().utf8)
     }
 }

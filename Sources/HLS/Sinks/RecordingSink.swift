@@ -185,7 +185,8 @@ public final class RecordingSink: PublicationSink {
             playlist.segments.append(
                 MediaPlaylist.Segment(
                     uri: name, duration: segment.duration, programDateTime: segment.programDateTime,
-                    discontinuity: !playlist.segments.isEmpty && (discontinuity || segment.discontinuity), map: map))
+                    discontinuity: !playlist.segments.isEmpty && (discontinuity || segment.discontinuity), map: map,
+                    iFrame: segment.iFrame))
             discontinuity = false
             nextNumber += 1
             lastRecorded = segment.sequence
@@ -199,6 +200,11 @@ public final class RecordingSink: PublicationSink {
         self.playlist = playlist
         guard changed, !playlist.segments.isEmpty else { return }
         try write(Array(playlist.render().utf8), as: MediaFileName.mediaPlaylist.description, in: folder)
+        if timeline.hasIFrames {
+            try write(
+                Array(playlist.iFramePlaylist().render().utf8), as: MediaFileName.iFramePlaylist.description,
+                in: folder)
+        }
         if let indexFolder, publication.ladder?.isComplete ?? true {
             let index = Array(
                 (publication.ladder?.multivariantPlaylist ?? MultivariantPlaylist(renditions: [timeline])).render()

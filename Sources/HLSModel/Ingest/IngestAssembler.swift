@@ -111,7 +111,10 @@ public struct IngestAssembler: Sendable {
             let publications = try apply(playlist, now: now, forgetPassed: true)
             newestPlaylist = playlist
             return publications
-        case .dvrMultivariantPlaylist, .dvrMediaPlaylist:
+        case .iFramePlaylist:
+            // The origin lists the keyframes of the segments it holds itself, read from their boxes.
+            return []
+        case .dvrMultivariantPlaylist, .dvrMediaPlaylist, .dvrIFramePlaylist:
             throw .badRequest(
                 "\(name) is made by the server that keeps the rewind window; a publisher does not send it")
         case .initSegment, .segment, .part:

@@ -13,10 +13,14 @@ public struct LadderView: Sendable, Equatable {
         public var lastPart: Int?
         /// Set for the audio rendition: its channel count.
         public var audioChannels: Int?
+        /// Its I-frame playlist's entry; nil when it has none (sound, TS).
+        public var iFrameStream: MultivariantPlaylist.IFrameStream?
 
         public init(
-            id: String, variant: MultivariantPlaylist.Variant, lastMSN: Int?, lastPart: Int?, audioChannels: Int? = nil
+            id: String, variant: MultivariantPlaylist.Variant, lastMSN: Int?, lastPart: Int?, audioChannels: Int? = nil,
+            iFrameStream: MultivariantPlaylist.IFrameStream? = nil
         ) {
+            self.iFrameStream = iFrameStream
             self.id = id
             self.variant = variant
             self.lastMSN = lastMSN
@@ -46,14 +50,19 @@ public struct LadderView: Sendable, Equatable {
     /// Where a rendition's media playlist is, from the channel's folder.
     public static func playlistURI(of id: String) -> String { "\(id)/\(MediaFileName.mediaPlaylist)" }
 
+    /// Where a rendition's I-frame playlist is, from the channel's folder.
+    public static func iFramePlaylistURI(of id: String) -> String { "\(id)/\(MediaFileName.iFramePlaylist)" }
+
     /// The GROUP-ID of the audio rendition.
     public static let audioGroup = "audio"
 
     /// One EXT-X-STREAM-INF per video rendition; with an audio rendition, each names it as its
     /// `AUDIO` group and counts its rate and codec as its own (what a player fetches to play it).
+    /// Then each video rendition's EXT-X-I-FRAME-STREAM-INF.
     public var multivariantPlaylist: MultivariantPlaylist {
         var playlist = unorderedPlaylist
         playlist.variants = Self.ordered(playlist.variants)
+        playlist.iFrameStreams = entries.compactMap(\.iFrameStream)
         return playlist
     }
 
@@ -112,6 +121,7 @@ extension Timeline {
             }
         return LadderView.Entry(
             id: rendition.id, variant: variant(uri: LadderView.playlistURI(of: rendition.id)), lastMSN: edge.msn,
-            lastPart: edge.part, audioChannels: rendition.audioChannels)
+            lastPart: edge.part, audioChannels: rendition.audioChannels,
+            iFrameStream: iFrameStream(uri: LadderView.iFramePlaylistURI(of: rendition.id)))
     }
 }

@@ -1,7 +1,9 @@
 /// The name of every file a channel publishes, formatted and parsed in this one place: `index.m3u8`,
 /// `media.m3u8`, `init.mp4` (or `init<N>.mp4` for a run that continues at segment N), `seg<N>.<ext>`
 /// the Low-Latency HLS parts `part<N>.<I>.<ext>`, and with `--dvr` the rewind window's playlists
-/// `dvr.m3u8` (over the renditions, as `index.m3u8` is) and `dvr-media.m3u8` (in each rendition's folder).
+/// `dvr.m3u8` (over the renditions, as `index.m3u8` is) and `dvr-media.m3u8` (in each rendition's folder),
+/// and beside each video rendition's media playlist its I-frame playlist (`iframes.m3u8`,
+/// `dvr-iframes.m3u8`).
 ///
 /// Parsing accepts exactly what formatting writes (decimal numbers without leading zeros), so a name
 /// that parses is one this program could have written, and nothing else.
@@ -12,6 +14,10 @@ public enum MediaFileName: Hashable, Sendable, Comparable, CustomStringConvertib
     case dvrMultivariantPlaylist
     /// The rewind window of one rendition: its segments of the last DURATION, whole segments only.
     case dvrMediaPlaylist
+    /// A video rendition's keyframes (`EXT-X-I-FRAMES-ONLY`), byte ranges into its segments.
+    case iFramePlaylist
+    /// The rewind window's keyframes, byte ranges into the window's segments.
+    case dvrIFramePlaylist
     /// The init segment of the run whose first segment is `continuing` (nil: the channel's first run).
     case initSegment(continuing: Int?)
     case segment(Int, ContainerFormat)
@@ -23,6 +29,8 @@ public enum MediaFileName: Hashable, Sendable, Comparable, CustomStringConvertib
         case .mediaPlaylist: "media.m3u8"
         case .dvrMultivariantPlaylist: "dvr.m3u8"
         case .dvrMediaPlaylist: "dvr-media.m3u8"
+        case .iFramePlaylist: "iframes.m3u8"
+        case .dvrIFramePlaylist: "dvr-iframes.m3u8"
         case .initSegment(let continuing): "init\(continuing.map(String.init) ?? "").mp4"
         case .segment(let sequence, let format): "seg\(sequence).\(format.segmentExtension)"
         case .part(let sequence, let index, let format): "part\(sequence).\(index).\(format.segmentExtension)"
@@ -36,6 +44,8 @@ public enum MediaFileName: Hashable, Sendable, Comparable, CustomStringConvertib
         case "media.m3u8": self = .mediaPlaylist
         case "dvr.m3u8": self = .dvrMultivariantPlaylist
         case "dvr-media.m3u8": self = .dvrMediaPlaylist
+        case "iframes.m3u8": self = .iFramePlaylist
+        case "dvr-iframes.m3u8": self = .dvrIFramePlaylist
         case "init.mp4": self = .initSegment(continuing: nil)
         default:
             let fields = text.split(separator: ".", omittingEmptySubsequences: false)
@@ -61,7 +71,9 @@ public enum MediaFileName: Hashable, Sendable, Comparable, CustomStringConvertib
     /// True for the playlists, which change; media files never do once published.
     public var isPlaylist: Bool {
         switch self {
-        case .multivariantPlaylist, .mediaPlaylist, .dvrMultivariantPlaylist, .dvrMediaPlaylist: true
+        case .multivariantPlaylist, .mediaPlaylist, .dvrMultivariantPlaylist, .dvrMediaPlaylist, .iFramePlaylist,
+            .dvrIFramePlaylist:
+            true
         default: false
         }
     }
@@ -77,7 +89,8 @@ public enum MediaFileName: Hashable, Sendable, Comparable, CustomStringConvertib
     /// The Content-Type it is served with.
     public var contentType: String {
         switch self {
-        case .multivariantPlaylist, .mediaPlaylist, .dvrMultivariantPlaylist, .dvrMediaPlaylist:
+        case .multivariantPlaylist, .mediaPlaylist, .dvrMultivariantPlaylist, .dvrMediaPlaylist, .iFramePlaylist,
+            .dvrIFramePlaylist:
             "application/vnd.apple.mpegurl"
         case .initSegment: "video/mp4"
         case .segment(_, let format), .part(_, _, let format): format.segmentContentType

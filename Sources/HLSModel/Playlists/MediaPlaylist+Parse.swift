@@ -1,6 +1,7 @@
 extension MediaPlaylist {
     /// Reads a media playlist as this program writes it, or a publisher pushes it to an origin:
-    /// whole segments, and the Low-Latency HLS parts and preload hint when it has them. Delta
+    /// whole segments, and the Low-Latency HLS parts and preload hint when it has them, or an I-frame
+    /// playlist's byte ranges. Delta
     /// updates are not read. Nil when the text is not such a playlist.
     public static func parse(_ text: String) -> MediaPlaylist? {
         let lines = text.split(whereSeparator: \.isNewline).map(String.init)
@@ -54,6 +55,14 @@ extension MediaPlaylist {
             case "#EXT-X-PRELOAD-HINT":
                 lowLatency?.preloadHint = Self.attributes(Substring(value))["URI"]
             case "#EXT-X-SKIP": return nil
+            case "#EXT-X-I-FRAMES-ONLY": playlist.iFramesOnly = true
+            case "#EXT-X-BYTERANGE":
+                // `<length>@<offset>`, as the I-frame playlists write it.
+                let fields = value.split(separator: "@", omittingEmptySubsequences: false)
+                guard fields.count == 2, let length = Int(fields[0]), let offset = Int(fields[1]), length > 0,
+                    offset >= 0, length <= 1 << 40, offset <= 1 << 40
+                else { return nil }
+                pending.iFrame = IFrameRange(offset: offset, length: length)
             default:
                 guard !line.hasPrefix("#"), !line.isEmpty else { continue }
                 guard pending.duration >= 0 else { return nil }

@@ -16,11 +16,14 @@ public struct MediaPlaylist: Sendable, Equatable {
         /// Missing where the playlist is (a destination it could not be sent to in time): EXT-X-GAP,
         /// so players skip it instead of stalling on it.
         public var gap: Bool
+        /// Its first keyframe, for the I-frame playlist (fMP4 video only).
+        public var iFrame: IFrameRange?
 
         public init(
             uri: String, duration: Double, programDateTime: Int64, discontinuity: Bool = false, map: String? = nil,
-            parts: [Part] = [], gap: Bool = false
+            parts: [Part] = [], gap: Bool = false, iFrame: IFrameRange? = nil
         ) {
+            self.iFrame = iFrame
             self.uri = uri
             self.duration = duration
             self.programDateTime = programDateTime
@@ -98,6 +101,9 @@ public struct MediaPlaylist: Sendable, Equatable {
     /// EXT-X-PLAYLIST-TYPE: a recording only ever grows (`EVENT`) until it is whole (`VOD`); nil for
     /// a live playlist, whose head slides.
     public var playlistType: PlaylistType?
+    /// An I-frame playlist (EXT-X-I-FRAMES-ONLY): each entry is its segment's first keyframe,
+    /// listed by its byte range, lasting until the next one.
+    public var iFramesOnly = false
 
     public enum PlaylistType: String, Sendable, Equatable {
         case event = "EVENT"
@@ -149,6 +155,7 @@ extension MediaPlaylist {
             "#EXT-X-TARGETDURATION:\(targetDuration)",
         ]
         if let playlistType { lines.append("#EXT-X-PLAYLIST-TYPE:\(playlistType.rawValue)") }
+        if iFramesOnly { lines.append("#EXT-X-I-FRAMES-ONLY") }
         if let lowLatency {
             var control = ["CAN-BLOCK-RELOAD=YES"]
             if let canSkipUntil = lowLatency.canSkipUntil {
@@ -183,6 +190,7 @@ extension MediaPlaylist {
             lines += segment.parts.map(Self.partTag)
             if segment.gap { lines.append("#EXT-X-GAP") }
             lines.append("#EXTINF:\(Self.decimal(segment.duration)),")
+            if iFramesOnly, let iFrame = segment.iFrame { lines.append("#EXT-X-BYTERANGE:\(iFrame.byteRange)") }
             lines.append(segment.uri)
         }
         if let lowLatency {
@@ -210,6 +218,21 @@ extension MediaPlaylist {
     private static func partTag(_ part: Part) -> String {
         "#EXT-X-PART:DURATION=\(decimal(part.duration)),URI=\"\(part.uri)\""
             + (part.independent ? ",INDEPENDENT=YES" : "")
+    }
+
+    /// The I-frame playlist of this one (`iframes.m3u8` beside `media.m3u8`): each segment's first
+    /// keyframe by its byte range, lasting until the next segment's, numbered as its segment is; no
+    /// parts (a player scrubs or fast-forwards with it, it does not play at the edge). A segment
+    /// with no keyframe found is listed as a gap (EXT-X-GAP), which keeps the numbers matched.
+    public func iFramePlaylist() -> MediaPlaylist {
+        var playlist = self
+        playlist.lowLatency = nil
+        playlist.iFramesOnly = true
+        for index in playlist.segments.indices {
+            playlist.segments[index].parts = []
+            if playlist.segments[index].iFrame == nil { playlist.segments[index].gap = true }
+        }
+        return playlist
     }
 
     /// Three decimals, as EXTINF and FRAME-RATE are written.

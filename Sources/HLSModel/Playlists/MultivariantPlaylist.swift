@@ -47,6 +47,28 @@ public struct MultivariantPlaylist: Sendable, Equatable {
         }
     }
 
+    /// An `EXT-X-I-FRAME-STREAM-INF`: a video rendition's I-frame playlist, for trick play and
+    /// seek previews.
+    public struct IFrameStream: Sendable, Equatable {
+        public var uri: String
+        /// Peak bits per second of its keyframes, each over the time it stands for.
+        public var bandwidth: Int
+        /// The video codec only: the keyframes carry no sound.
+        public var codecs: [String]
+        public var width: Int
+        public var height: Int
+        public var pathwayID: String?
+
+        public init(uri: String, bandwidth: Int, codecs: [String], width: Int, height: Int, pathwayID: String? = nil) {
+            self.uri = uri
+            self.bandwidth = bandwidth
+            self.codecs = codecs
+            self.width = width
+            self.height = height
+            self.pathwayID = pathwayID
+        }
+    }
+
     /// `EXT-X-CONTENT-STEERING`: where a player reads the pathways' priority, and the pathway to
     /// use until it has.
     public struct Steering: Sendable, Equatable {
@@ -63,12 +85,18 @@ public struct MultivariantPlaylist: Sendable, Equatable {
     public var variants: [Variant]
     public var audio: [Audio]
     public var steering: Steering?
+    /// Largest first, as the variants.
+    public var iFrameStreams: [IFrameStream]
 
-    public init(version: Int, variants: [Variant], audio: [Audio] = [], steering: Steering? = nil) {
+    public init(
+        version: Int, variants: [Variant], audio: [Audio] = [], steering: Steering? = nil,
+        iFrameStreams: [IFrameStream] = []
+    ) {
         self.version = version
         self.variants = variants
         self.audio = audio
         self.steering = steering
+        self.iFrameStreams = iFrameStreams
     }
 
     /// The m3u8 text.
@@ -96,36 +124,56 @@ public struct MultivariantPlaylist: Sendable, Equatable {
             lines.append("#EXT-X-STREAM-INF:" + attributes.joined(separator: ","))
             lines.append(variant.uri)
         }
+        for stream in iFrameStreams {
+            var attributes = ["BANDWIDTH=\(max(1, stream.bandwidth))"]
+            if !stream.codecs.isEmpty { attributes.append("CODECS=\"\(stream.codecs.joined(separator: ","))\"") }
+            if stream.width > 0, stream.height > 0 { attributes.append("RESOLUTION=\(stream.width)x\(stream.height)") }
+            if let pathway = stream.pathwayID { attributes.append("PATHWAY-ID=\"\(pathway)\"") }
+            attributes.append("URI=\"\(stream.uri)\"")
+            lines.append("#EXT-X-I-FRAME-STREAM-INF:" + attributes.joined(separator: ","))
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 }
 
 extension MultivariantPlaylist {
     /// The same presentation over other playlists of the same folders: every variant's and audio
-    /// rendition's `media.m3u8` becomes `name` (`dvr-media.m3u8` for the rewind window), its
-    /// folder and query kept.
-    public func pointing(to name: MediaFileName) -> MultivariantPlaylist {
-        func repoint(_ uri: String) -> String {
+    /// rendition's `media.m3u8` becomes `name` (`dvr-media.m3u8` for the rewind window), and every
+    /// `iframes.m3u8` becomes `iFrames` (`dvr-iframes.m3u8`), folder and query kept.
+    public func pointing(to name: MediaFileName, iFrames: MediaFileName? = nil) -> MultivariantPlaylist {
+        func repoint(_ uri: String, from old: MediaFileName, to new: MediaFileName) -> String {
             let query = uri.firstIndex(of: "?").map { String(uri[$0...]) } ?? ""
             let path = uri.prefix { $0 != "?" }
-            guard
-                path == MediaFileName.mediaPlaylist.description
-                    || path.hasSuffix("/" + MediaFileName.mediaPlaylist.description)
-            else { return uri }
-            return path.dropLast(MediaFileName.mediaPlaylist.description.count) + name.description + query
+            guard path == old.description || path.hasSuffix("/" + old.description) else { return uri }
+            return path.dropLast(old.description.count) + new.description + query
         }
         var playlist = self
-        for index in playlist.variants.indices { playlist.variants[index].uri = repoint(playlist.variants[index].uri) }
-        for index in playlist.audio.indices { playlist.audio[index].uri = repoint(playlist.audio[index].uri) }
+        for index in playlist.variants.indices {
+            playlist.variants[index].uri = repoint(playlist.variants[index].uri, from: .mediaPlaylist, to: name)
+        }
+        for index in playlist.audio.indices {
+            playlist.audio[index].uri = repoint(playlist.audio[index].uri, from: .mediaPlaylist, to: name)
+        }
+        if let iFrames {
+            for index in playlist.iFrameStreams.indices {
+                playlist.iFrameStreams[index].uri = repoint(
+                    playlist.iFrameStreams[index].uri, from: .iFramePlaylist, to: iFrames)
+            }
+        } else {
+            playlist.iFrameStreams = []
+        }
         return playlist
     }
 
-    /// Every variant's and audio rendition's URI with `query` added (`from=12`).
+    /// Every variant's, audio rendition's and I-frame stream's URI with `query` added (`from=12`).
     public func adding(query: String) -> MultivariantPlaylist {
         func add(_ uri: String) -> String { uri + (uri.contains("?") ? "&" : "?") + query }
         var playlist = self
         for index in playlist.variants.indices { playlist.variants[index].uri = add(playlist.variants[index].uri) }
         for index in playlist.audio.indices { playlist.audio[index].uri = add(playlist.audio[index].uri) }
+        for index in playlist.iFrameStreams.indices {
+            playlist.iFrameStreams[index].uri = add(playlist.iFrameStreams[index].uri)
+        }
         return playlist
     }
 
@@ -139,6 +187,7 @@ extension MultivariantPlaylist {
         var version = 1
         var variants: [Variant] = []
         var audio: [Audio] = []
+        var iFrameStreams: [IFrameStream] = []
         var index = 1
         while index < lines.count {
             let line = lines[index]
@@ -153,6 +202,19 @@ extension MultivariantPlaylist {
                             channels: attributes["CHANNELS"].flatMap { Int($0.prefix { $0 != "/" }) }))
                 }
             }
+            if line.hasPrefix("#EXT-X-I-FRAME-STREAM-INF:") {
+                let attributes = MediaPlaylist.attributes(line.dropFirst("#EXT-X-I-FRAME-STREAM-INF:".count))
+                guard let uri = attributes["URI"], !uri.isEmpty,
+                    let bandwidth = attributes["BANDWIDTH"].flatMap({ Int($0) }), bandwidth > 0
+                else { return nil }
+                let size = (attributes["RESOLUTION"] ?? "").split(separator: "x").compactMap { Int($0) }
+                iFrameStreams.append(
+                    IFrameStream(
+                        uri: uri, bandwidth: bandwidth,
+                        codecs: attributes["CODECS"].map { $0.split(separator: ",").map(String.init) } ?? [],
+                        width: size.count == 2 ? max(0, size[0]) : 0, height: size.count == 2 ? max(0, size[1]) : 0,
+                        pathwayID: attributes["PATHWAY-ID"]))
+            }
             guard line.hasPrefix("#EXT-X-STREAM-INF:") else { continue }
             while index < lines.count, lines[index].isEmpty || lines[index].hasPrefix("#") { index += 1 }
             guard index < lines.count,
@@ -161,7 +223,9 @@ extension MultivariantPlaylist {
             variants.append(variant)
             index += 1
         }
-        return variants.isEmpty ? nil : MultivariantPlaylist(version: version, variants: variants, audio: audio)
+        return variants.isEmpty
+            ? nil
+            : MultivariantPlaylist(version: version, variants: variants, audio: audio, iFrameStreams: iFrameStreams)
     }
 
     private static func variant(attributes text: Substring, uri: String) -> Variant? {

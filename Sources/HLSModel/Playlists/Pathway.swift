@@ -100,7 +100,7 @@ public struct Pathway: Sendable, Equatable {
 }
 
 extension MultivariantPlaylist {
-    /// The same presentation offered on every pathway: each variant and audio rendition once per
+    /// The same presentation offered on every pathway: each variant, I-frame stream and audio rendition once per
     /// pathway, at that server's address (`channelPath` is where the channel's relative URIs
     /// start, `/live/demo/`), each pathway's sound in a group of its own (a group belongs to one
     /// pathway), and an `EXT-X-CONTENT-STEERING` tag naming the steering manifest and the first
@@ -129,6 +129,14 @@ extension MultivariantPlaylist {
                 audio.uri = address(audio.uri, on: pathway)
                 audio.groupID = group(audio.groupID, on: pathway) ?? audio.groupID
                 return audio
+            }
+        }
+        playlist.iFrameStreams = pathways.flatMap { pathway in
+            iFrameStreams.map { stream in
+                var stream = stream
+                stream.uri = address(stream.uri, on: pathway)
+                stream.pathwayID = pathway.id
+                return stream
             }
         }
         playlist.steering = .init(serverURI: steeringURI, pathwayID: first.id)

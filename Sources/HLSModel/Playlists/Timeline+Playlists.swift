@@ -1,3 +1,5 @@
+import Runtime
+
 /// The playlists, rendered from a timeline: what viewers of a live origin get (with Low-Latency HLS
 /// parts and delta updates), what a folder or a static destination holds (whole segments only), and
 /// the multivariant playlist over a channel's renditions.
@@ -26,7 +28,7 @@ extension Timeline {
                     uri: segment.name.description, duration: segment.duration,
                     programDateTime: segment.programDateTime, discontinuity: segment.discontinuity,
                     map: segment.initSegment?.description, parts: recent ? segment.parts.map(\.listed) : [],
-                    gap: segment.gap)
+                    gap: segment.gap, iFrame: segment.iFrame)
             },
             ended: ended,
             lowLatency: lowLatency)
@@ -54,6 +56,23 @@ extension Timeline {
         return playlist
     }
 
+    /// The I-frame playlist (`iframes.m3u8`): the keyframes of the listed segments; nil when the
+    /// rendition has none to list (TS, sound only).
+    public func iFramePlaylist() -> MediaPlaylist? {
+        hasIFrames ? wholeSegmentPlaylist().iFramePlaylist() : nil
+    }
+
+    /// This rendition's `EXT-X-I-FRAME-STREAM-INF`, its rate measured once it has segments; nil
+    /// when it has no keyframes to list.
+    public func iFrameStream(uri: String) -> MultivariantPlaylist.IFrameStream? {
+        guard hasIFrames else { return nil }
+        // Until measured: a keyframe is rarely more than a third of a segment's bytes.
+        let bandwidth = peakIFrameBitrate > 0 ? peakIFrameBitrate : max(1, rendition.estimatedBitrate / 3)
+        return MultivariantPlaylist.IFrameStream(
+            uri: uri, bandwidth: bandwidth, codecs: rendition.codecs.filter { !CodecFamily.isAudio($0) },
+            width: rendition.width, height: rendition.height)
+    }
+
     /// This rendition's entry in the multivariant playlist, its bit rates measured once it has segments.
     public func variant(uri: String) -> MultivariantPlaylist.Variant {
         let average = measuredBitrate > 0 ? measuredBitrate : rendition.estimatedBitrate
@@ -64,11 +83,13 @@ extension Timeline {
 }
 
 extension MultivariantPlaylist {
-    /// The channel's entry playlist over its renditions' timelines, in order.
+    /// The channel's entry playlist over its renditions' timelines, in order, with each video
+    /// rendition's I-frame playlist (`iframes.m3u8` beside its `media.m3u8`).
     public init(renditions: [Timeline]) {
         self.init(
             version: renditions.map(\.configuration.format.playlistVersion).max() ?? 6,
-            variants: renditions.map { $0.variant(uri: MediaFileName.mediaPlaylist.description) })
+            variants: renditions.map { $0.variant(uri: MediaFileName.mediaPlaylist.description) },
+            iFrameStreams: renditions.compactMap { $0.iFrameStream(uri: MediaFileName.iFramePlaylist.description) })
     }
 }
 

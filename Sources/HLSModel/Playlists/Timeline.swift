@@ -58,6 +58,8 @@ public struct Timeline: Sendable {
         public var discontinuity: Bool
         /// Listed without media (EXT-X-GAP): an origin's publisher could not deliver it in time.
         public var gap = false
+        /// Where its first keyframe lies in its bytes, for the I-frame playlist (fMP4 video only).
+        public var iFrame: IFrameRange?
 
         /// Still in the playlist (not only still downloadable).
         public var isListed: Bool { expiresAt == nil }
@@ -93,6 +95,9 @@ public struct Timeline: Sendable {
     public internal(set) var totalBytes = 0
     public internal(set) var totalDuration = 0.0
     public internal(set) var peakBitrate = 0
+    /// The most bits per second a segment's keyframe stands for (its bytes over the segment's
+    /// duration): the I-frame stream's BANDWIDTH.
+    public internal(set) var peakIFrameBitrate = 0
 
     /// A timeline for a new broadcast, numbered from `firstSequence` (see ``EpochNumbering``); with
     /// `previous` (what an earlier run of the channel left in its folder), the earlier segments stay
@@ -185,13 +190,35 @@ public struct Timeline: Sendable {
         let sequence = nextSequence
         nextSequence += 1
         let name = MediaFileName.segment(sequence, configuration.format)
+        let iFrame = gap ? nil : keyframe(in: bytes)
+        if let iFrame, duration >= configuration.segmentDuration * 0.9 {
+            peakIFrameBitrate = max(peakIFrameBitrate, Int(Double(iFrame.length * 8) / duration))
+        }
         segments.append(
             Segment(
                 sequence: sequence, name: name, duration: duration, programDateTime: programDateTime, bytes: bytes,
-                end: edge, parts: parts, initSegment: initSegmentName, discontinuity: nextIsDiscontinuity, gap: gap))
+                end: edge, parts: parts, initSegment: initSegmentName, discontinuity: nextIsDiscontinuity, gap: gap,
+                iFrame: iFrame))
         nextIsDiscontinuity = false
         let expired = retire()
         return publication([.segment(name)] + (expired.isEmpty ? [] : [.expired(expired)]))
+    }
+
+    /// Whether its segments have keyframes to list (``IFrameRange``): fMP4 whose init segment has
+    /// a video track (none is promised before the init segment is in).
+    public var hasIFrames: Bool {
+        guard configuration.format.hasInitSegment, !rendition.isAudioOnly, let name = initSegmentName,
+            let initSegment = initSegments[name]
+        else { return false }
+        return IFrameRange.videoTrack(inInitSegment: initSegment) != nil
+    }
+
+    /// The first keyframe of a segment of this run, found through the run's init segment.
+    private func keyframe(in bytes: [UInt8]) -> IFrameRange? {
+        guard configuration.format.hasInitSegment, let name = initSegmentName, let initSegment = initSegments[name],
+            let track = IFrameRange.videoTrack(inInitSegment: initSegment)
+        else { return nil }
+        return IFrameRange.locate(in: bytes, track: track)
     }
 
     /// Starts a new run of the stream after an earlier one (a publisher that came back): the next
@@ -228,7 +255,7 @@ public struct Timeline: Sendable {
         case .initSegment: return initSegments[name]
         case .segment(let sequence, _): return segments.first { $0.sequence == sequence && !$0.gap }?.bytes
         case .part(let sequence, let index, _): return part(sequence: sequence, index: index)?.bytes
-        case .mediaPlaylist, .multivariantPlaylist, .dvrMultivariantPlaylist, .dvrMediaPlaylist: return nil
+        default: return nil
         }
     }
 

@@ -63,12 +63,12 @@ public struct DVRWindow: Sendable, Equatable {
     }
 
     /// One segment as the live timeline listed it: `file` nil when it is not on disk (listed as a
-    /// gap). Segments of numbers between the last one and this are listed as gaps of `missingDuration`.
-    /// Returns the files that may now be deleted. Linear in what arrives: the gaps of a jump are
+    /// gap), `iFrame` where its first keyframe lies in it. Segments of numbers between the last one
+    /// and this are listed as gaps of `missingDuration`. Returns the files that may now be deleted. Linear in what arrives: the gaps of a jump are
     /// listed at once, and the head trimmed once.
     public mutating func append(
         sequence: Int, file: String?, duration: Double, programDateTime: Int64, discontinuity: Bool, map: String?,
-        format: ContainerFormat, missingDuration: Double
+        format: ContainerFormat, missingDuration: Double, iFrame: IFrameRange? = nil
     ) -> [String] {
         var arriving: [MediaPlaylist.Segment] = []
         if let last = lastSequence {
@@ -107,7 +107,7 @@ public struct DVRWindow: Sendable, Equatable {
         arriving.append(
             MediaPlaylist.Segment(
                 uri: uri, duration: duration, programDateTime: programDateTime,
-                discontinuity: discontinuity, map: newMap, gap: file == nil))
+                discontinuity: discontinuity, map: newMap, gap: file == nil, iFrame: file == nil ? nil : iFrame))
         add(arriving)
         lastSequence = sequence
         // A hosted channel's timeline goes on when its publisher comes back: so does the window.
