@@ -14,10 +14,13 @@ const OnairTimeCode = {
         return { x: Math.floor((width - OnairTimeCode.BLOCKS * block) / 2) & ~1, y: (clockY - 2 * block) & ~1, block };
     },
 
-    /** The wall time (ms since 1970) of the frame on screen, or null when there is no readable code. */
+    /**
+     * The wall time (ms since 1970) of the frame on screen (a <video>'s, or a picture drawn on a
+     * <canvas>), or null when there is no readable code.
+     */
     read(video, canvas = document.createElement("canvas")) {
-        const width = video.videoWidth;
-        const height = video.videoHeight;
+        const width = video.videoWidth || video.width;
+        const height = video.videoHeight || video.height;
         if (!width || !height) return null;
         canvas.width = width;
         canvas.height = height;

@@ -1,5 +1,6 @@
 // The watch page: the player, the channel's state, latency and viewers, and the embed code.
 import { OnairPage } from "./page.js";
+import { KeyframePreview } from "./player/keyframes.js";
 
 (function () {
     const channel = OnairPage.channel();
@@ -38,9 +39,25 @@ import { OnairPage } from "./page.js";
             .join(":");
 
     // The rewind bar (a channel published with --dvr): the window from its oldest moment to the
-    // live edge, the moment on screen marked; let go to play from there, LIVE to come back.
+    // live edge, the moment on screen marked; while dragging, the picture there (the keyframe
+    // before it, from the I-frame playlist) above the thumb; let go to play from there, LIVE to
+    // come back.
     const bar = $("rewind-bar");
+    const previewCanvas = $("rewind-preview");
+    let preview = null;
     let dragging = false;
+    const showPreview = async (refresh) => {
+        const range = player.rewindWindow();
+        if (!preview || !range) return;
+        // The window slides: read its keyframes again as a drag starts.
+        if (refresh) await preview.refresh().catch(() => false);
+        const wall = range.start + Number(bar.value) * 1000;
+        const entry = await preview.draw(wall, previewCanvas).catch(() => null);
+        if (!dragging) return;
+        previewCanvas.hidden = !entry;
+        const share = Number(bar.value) / Math.max(1, Number(bar.max));
+        previewCanvas.style.left = "calc(" + (share * 100).toFixed(2) + "% - " + (share * 12).toFixed(2) + "rem)";
+    };
     const behindText = (seconds) => (seconds < 1 ? "" : "−" + clock(Math.round(seconds)));
     setInterval(() => {
         const range = player.rewindWindow();
@@ -53,11 +70,14 @@ import { OnairPage } from "./page.js";
         $("rewind-live").dataset.live = String(!player.rewound);
     }, 500);
     bar.addEventListener("input", () => {
+        const started = !dragging;
         dragging = true;
+        showPreview(started);
         $("rewind-behind").textContent = behindText(Number(bar.max) - Number(bar.value));
     });
     bar.addEventListener("change", () => {
         dragging = false;
+        previewCanvas.hidden = true;
         const range = player.rewindWindow();
         if (range) player.rewindTo(range.start + Number(bar.value) * 1000);
     });
@@ -70,6 +90,7 @@ import { OnairPage } from "./page.js";
             if (info.playlist) showCodes(info);
             if (info.dvrPlaylist) {
                 player.setRewindWindow(info.dvrPlaylist); // once: later calls keep the first
+                if (!preview && KeyframePreview.supported) preview = new KeyframePreview(info.dvrPlaylist);
                 $("rewind").hidden = false;
             }
             $("viewers").textContent = String(info.viewers);

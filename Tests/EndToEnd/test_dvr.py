@@ -291,6 +291,38 @@ def test_rewind_60_seconds_then_back_to_live(page, long_live, engine):
                what="LIVE lit again")
 
 
+def test_dragging_the_rewind_bar_previews_the_picture_there(page, long_live):
+    """While the bar is dragged, the picture of the moment under the thumb shows above it: the
+    keyframe before it, read by byte range from the I-frame playlist and decoded on its own."""
+    page.get(f"{long_live.base}/watch/rewind")
+    wait_until(lambda: page.find_element(By.ID, "rewind").is_displayed(), 30, what="the rewind bar")
+    wait_until(lambda: page.execute_script("return window.onair.rewindWindow() !== null"), 10, what="the window")
+    page.execute_script("const s = document.createElement('script'); s.src = '/web/timecode.js'; document.head.append(s)")
+    wait_until(lambda: page.execute_script("return typeof OnairTimeCode !== 'undefined'"), 5, what="timecode.js")
+    for back in (60, 30):
+        asked = page.execute_script("""
+            const bar = document.getElementById('rewind-bar');
+            bar.value = String(Number(bar.max) - arguments[0]);
+            bar.dispatchEvent(new Event('input'));
+            return window.onair.rewindWindow().start + Number(bar.value) * 1000;""", back)
+        preview = page.find_element(By.ID, "rewind-preview")
+        shown = wait_until(lambda: preview.is_displayed() and page.execute_script("""
+            const canvas = document.getElementById('rewind-preview');
+            const wall = Number(canvas.dataset.wall);
+            return Math.abs(wall - arguments[0]) <= 2100 && [wall, OnairTimeCode.read(canvas)];""", asked),
+            10, interval=0.1, what=f"the preview {back} s back")
+        wall, code = shown
+        # The picture is the keyframe listed for that moment: its time code is the segment's start
+        # (PROGRAM-DATE-TIME), at or before the moment asked for.
+        assert code is not None and abs(code - wall) <= 100, (code, wall)
+        assert wall - 100 <= asked < wall + 2100, (asked, wall)
+    save_screenshot(page, "rewind-preview.png")
+    # Let go: the preview goes, and the player plays from there.
+    page.execute_script("document.getElementById('rewind-bar').dispatchEvent(new Event('change'))")
+    wait_until(lambda: not page.find_element(By.ID, "rewind-preview").is_displayed(), 2, what="the preview to go")
+    wait_until(lambda: page.execute_script("return window.onair.rewound !== null"), 5, what="the player to rewind")
+
+
 @pytest.mark.parametrize("where", ["watch", "embed"])
 def test_a_seek_in_the_videos_own_range_rewinds(page, long_live, where):
     # MSE: what the video's controls do, setting currentTime within `seekable`; on the embed page

@@ -1,6 +1,6 @@
 """I-frame playlists (EXT-X-I-FRAMES-ONLY): every video rung lists its segments' keyframes by byte
 range, live, in the rewind window, on an origin fed by a push, and in a recording; every listed
-range decodes on its own to the segment's first picture."""
+range decodes on its own to the segment's first picture; ffmpeg and Shaka Player play them."""
 
 import json
 import subprocess
@@ -9,10 +9,12 @@ from urllib.parse import urljoin
 
 import pytest
 
+from browser import OtherOrigin, start_chromium
 from edges import Origin
 from harness import Publisher, fetch, wait_until
 from hls_rules import MediaPlaylist, check_iframe_playlist, check_multivariant, iframe_streams
 
+HERE = Path(__file__).resolve().parent
 RUNGS = ["720p", "360p"]
 
 
@@ -132,3 +134,60 @@ def test_a_recording_keeps_an_iframe_playlist_per_rung(stream, tmp_path):
         assert playlist.tags["EXT-X-PLAYLIST-TYPE"] == "VOD" and playlist.ended
         media = MediaPlaylist((folder / rung / "media.m3u8").read_text())
         assert [s["uri"] for s in playlist.segments] == [s["uri"] for s in media.segments]
+
+
+def test_ffmpeg_and_shaka_player_play_a_recordings_iframe_playlist(stream):
+    """Served by `onair serve --record`: ffmpeg plays an I-frame playlist over HTTP as the key
+    pictures it lists, at their times; Shaka Player takes it as the trick-play track of its variant
+    and streams it when asked to rewind fast."""
+    publisher, _, record = stream
+    publisher.stop()
+    server = Origin("--record", str(record))
+    browser = page = None
+    try:
+        [folder] = (record / "keys").iterdir()
+        base = f"{server.base}/recordings/keys/{folder.name}/"
+        for rung in RUNGS:
+            playlist = MediaPlaylist(fetch(base + f"{rung}/iframes.m3u8").text)
+            probe = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v", "-show_entries",
+                                    "frame=key_frame,pts_time", "-of", "json", base + f"{rung}/iframes.m3u8"],
+                                   capture_output=True, text=True, check=True, timeout=60)
+            frames = json.loads(probe.stdout)["frames"]
+            assert [f["key_frame"] for f in frames] == [1] * len(playlist.segments), (rung, frames)
+            times = [float(f["pts_time"]) for f in frames]
+            durations = [s["duration"] for s in playlist.segments]
+            assert all(abs((b - a) - d) < 0.05 for a, b, d in zip(times, times[1:], durations)), (times, durations)
+
+        html = f"""<!doctype html><body><video muted autoplay playsinline width="640" height="360"></video>
+<script>{(HERE / "players" / "shaka-player-4.16.44.compiled.js").read_text()}</script>
+<script>
+const video = document.querySelector("video");
+window.errors = [];
+shaka.polyfill.installAll();
+window.player = new shaka.Player();
+player.addEventListener("error", (event) => errors.push(event.detail.code));
+player.attach(video).then(() => player.load("{base}index.m3u8")).catch((error) => errors.push("load " + error.code));
+</script>"""
+        page = OtherOrigin(html)
+        browser = start_chromium()
+        browser.get(page.url)
+        wait_until(lambda: browser.execute_script("return video.currentTime > 1 || errors.length"), 20,
+                   what="Shaka Player to play the recording")
+        tracks = browser.execute_script("""
+            return player.getManifest().variants.map((v) => v.video.trickModeVideo && v.video.trickModeVideo.height);""")
+        # Each variant's trick-play track is its own rung's I-frame playlist.
+        assert sorted(set(tracks)) == [360, 720], tracks
+        browser.execute_script("video.currentTime = video.duration - 1; player.trickPlay(-4);")
+
+        def keyframes_fetched():
+            names = browser.execute_script("return performance.getEntriesByType('resource').map((e) => e.name)")
+            playlists = [i for i, name in enumerate(names) if name.endswith("/iframes.m3u8")]
+            return playlists and len([n for n in names[playlists[0]:] if n.endswith(".m4s")]) >= 3
+        wait_until(keyframes_fetched, 15, what="Shaka Player to fetch keyframes from the I-frame playlist")
+        assert browser.execute_script("return errors") == []
+    finally:
+        if browser:
+            browser.quit()
+        if page:
+            page.close()
+        server.process.kill()

@@ -30,6 +30,7 @@ export function parseMediaPlaylist(text, base) {
     let discontinuity = false;
     let map = null;
     let parts = [];
+    let byteRange = null;
     for (const raw of lines) {
         const line = raw.trim();
         if (line.startsWith("#EXT-X-TARGETDURATION:")) playlist.targetDuration = parseFloat(line.slice(22));
@@ -41,6 +42,11 @@ export function parseMediaPlaylist(text, base) {
         else if (line.startsWith("#EXTINF:")) duration = parseFloat(line.slice(8));
         else if (line.startsWith("#EXT-X-PROGRAM-DATE-TIME:")) dateTime = Date.parse(line.slice(25));
         else if (line === "#EXT-X-DISCONTINUITY") discontinuity = true;
+        else if (line.startsWith("#EXT-X-BYTERANGE:")) {
+            // An I-frame playlist's `<length>@<offset>`.
+            const [length, offset] = line.slice(17).split("@").map((n) => parseInt(n, 10));
+            byteRange = { length, offset: offset || 0 };
+        }
         else if (line === "#EXT-X-ENDLIST") playlist.ended = true;
         else if (line.startsWith("#EXT-X-PART-INF:")) playlist.partTarget = parseFloat(attribute(line, "PART-TARGET"));
         else if (line.startsWith("#EXT-X-SERVER-CONTROL:")) {
@@ -61,10 +67,12 @@ export function parseMediaPlaylist(text, base) {
                 discontinuity,
                 init: map,
                 parts,
+                byteRange,
             });
             dateTime = dateTime === null ? null : dateTime + duration * 1000;
             discontinuity = false;
             parts = [];
+            byteRange = null;
         }
     }
     playlist.openParts = parts;
