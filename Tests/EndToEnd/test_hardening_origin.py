@@ -387,7 +387,8 @@ def test_a_second_token_holder_can_neither_end_nor_take_nor_rewrite_a_live_chann
         assert not any(s.get("discontinuity") for s in playlist.segments), "one run, never interrupted"
         index = fetch(live + "index.m3u8").text
         assert "hvc1" not in index and "16384" not in index, index
-        assert "409" not in publisher.output(), publisher.output()
+        # No 409 reached the publisher (a number with 409 in it, a port, is not one).
+        assert not re.search(r"(?<![\d.:])409(?!\d)", publisher.output()), publisher.output()
         # One recording: the intruders started none, so retention had nothing to remove.
         folders = [p for p in (records / "demo").iterdir() if p.is_dir()]
         assert len(folders) == 1, folders

@@ -122,7 +122,9 @@ def test_viewers_are_distinct_players_that_reloaded_recently(live):
 
     wait_until(lambda: viewers() == 0, 10, what="earlier players to be forgotten")
     entry = fetch(publisher.url("index.m3u8?session=one")).text
-    assert entry.splitlines()[-1] == "media.m3u8?session=one", "the session follows the player to its reloads"
+    # The session follows the player to its reloads, of the media and of the I-frame playlist.
+    assert [line for line in entry.splitlines() if not line.startswith("#")] == ["media.m3u8?session=one"]
+    assert 'URI="iframes.m3u8?session=one"' in entry
     for _ in range(2):
         publisher.get("media.m3u8?session=one")
         publisher.get("media.m3u8?session=two")

@@ -114,6 +114,87 @@ def back(origin):
     wait_until(lambda: serving(origin, 1), 20, what="the origin serving again")
 
 
+# These two run first, before the module's fixtures start their publishers and origins: beside
+# those (two Low-Latency publishers and four origins), a ladder's player on this 2-core machine
+# stalled near the live edge and never played steadily.
+def test_a_publishers_own_server_and_an_origin_serve_the_same_text():
+    # A viewer may move between the publisher's built-in server and an origin it pushes to.
+    origin = Origin()
+    publisher = Publisher(*[a for a in LIVE if a != "--no-serve"], "--push", origin.ingest(),
+                          "--push-header", f"Authorization: Bearer {TOKEN}")
+    try:
+        wait_until(lambda: serving(origin), 30, what="two segments at the origin")
+
+        class Own:
+            base = publisher.base
+        text = fetch(playlist_url(origin)).text
+        for _ in range(10):
+            msn, part = next_part(text)
+            own, theirs = at_once([Own, origin], msn, part)
+            first = MediaPlaylist(theirs).segments[0]["uri"]
+            # The origin joined at the publisher's start, so only a window still filling differs.
+            assert own is not None and theirs == trimmed_to(own, max(segment_number(first), MediaPlaylist(own).sequence))
+            text = theirs
+    finally:
+        publisher.kill()
+        origin.stop()
+
+
+def test_twins_serve_a_ladder_alike_rung_by_rung_and_a_player_moves_with_its_sound(page):
+    from browser import console_errors
+
+    primary, twin = pathway_twins()
+    publisher = Publisher("--renditions", "360p,180p", "--low-latency", "--part-duration", "0.2", "--no-serve",
+                          "--push", primary.ingest("ladder"), "--push", twin.ingest("ladder"),
+                          "--push-header", f"Authorization: Bearer {TOKEN}", channel="ladder")
+    try:
+        for origin in (primary, twin):
+            wait_until(lambda: (r := fetch(f"{origin.base}/live/ladder/180p/media.m3u8")) is not None
+                       and r.status == 200 and r.text.count("#EXTINF") >= 2, 40, what="two segments of each rung")
+        # The same variants on both (their measured rates follow the publisher's newest push to each).
+        def variants(origin):
+            text = fetch(f"{origin.base}/live/ladder/index.m3u8").text
+            return [re.sub(r"BANDWIDTH=\d+", "", line) for line in text.splitlines()]
+        assert variants(primary) == variants(twin)
+        rungs = ("360p", "180p", "audio")
+        texts = {rung: fetch(f"{primary.base}/live/ladder/{rung}/media.m3u8").text for rung in rungs}
+        for _ in range(10):
+            # Each rung's next part (the sound's parts are its own), asked of both origins together.
+            urls = []
+            for rung in rungs:
+                msn, part = next_part(texts[rung])
+                urls += [f"{o.base}/live/ladder/{rung}/media.m3u8?_HLS_msn={msn}&_HLS_part={part}"
+                         for o in (primary, twin)]
+            answers = all_at_once(urls)
+            for index, rung in enumerate(rungs):
+                first, second = answers[2 * index], answers[2 * index + 1]
+                # Each rung's own lines are the same on both; its reports of the other rungs may
+                # be a part apart, as each origin heard the rungs' pushes.
+                own = [line for line in first.splitlines() if not line.startswith("#EXT-X-RENDITION-REPORT")]
+                theirs = [line for line in second.splitlines() if not line.startswith("#EXT-X-RENDITION-REPORT")]
+                assert own == theirs, (rung, first, second)
+                texts[rung] = first
+        # Every rung numbered from the same start: the same numbers in each.
+        numbers = {rung: MediaPlaylist(fetch(f"{twin.base}/live/ladder/{rung}/media.m3u8").text).sequence
+                   for rung in ("360p", "180p", "audio")}
+        assert len(set(numbers.values())) == 1, numbers
+        # Offered on both pathways, each with its own sound: the watch page's player moves to the
+        # twin with every rung and the sound, without starting over.
+        samples, killed = play_across_a_death(page, f"{primary.base}/watch/ladder?engine=mse", primary,
+                                              top_quality=True)
+        sound = page.execute_script("return window.onair.sound && window.onair.sound.uri")
+        pathway = page.execute_script("return window.onair.pathway")
+        page.get("about:blank")
+        refused = console_errors(page)
+        assert (pathway, sound.split("?")[0]) == ("b", f"{twin.base}/live/ladder/audio/media.m3u8")
+        assert_played_on(samples, killed, "a ladder without an edge")
+        assert all(error.startswith(primary.base + "/") for error in refused), refused
+    finally:
+        publisher.kill()
+        primary.stop()
+        twin.stop()
+
+
 def test_twins_fed_by_one_publisher_serve_the_same_text_for_every_blocking_reload(twins):
     primary, twin, _ = twins
     text = fetch(playlist_url(primary)).text
@@ -314,8 +395,13 @@ def play_across_a_death(page, url, victim, restarts=0, top_quality=False):
         wait_until(lambda: sample_for(0.1) or (steady() and at_its_pace()), 60, interval=0, what="steady playback")
     except AssertionError as error:
         start = samples[0][0] if samples else 0
-        rate = page.execute_script("return window.onair.video && window.onair.video.playbackRate")
-        raise AssertionError(f"{error}: playback rate {rate}, the last samples "
+        state = page.execute_script("""
+            const p = window.onair, v = p.video, q = v.getVideoPlaybackQuality();
+            const ranges = (r) => Array.from({length: r.length}, (_, i) => [r.start(i), r.end(i)].map((t) => t.toFixed(2)));
+            return {rate: v.playbackRate, time: v.currentTime.toFixed(2), buffered: ranges(v.buffered),
+                    size: v.videoWidth + "x" + v.videoHeight, frames: q.totalVideoFrames, dropped: q.droppedVideoFrames,
+                    quality: p.quality(), problem: p.problem, readyState: v.readyState};""")
+        raise AssertionError(f"{error}: {state}, the last samples "
                              f"{[(round(seen - start, 2), code) for seen, code in samples[-30:]]}") from None
     killed = time.monotonic()
     kill(victim)
@@ -419,84 +505,8 @@ def test_the_watch_page_moves_to_the_twin_when_its_origin_dies_without_an_edge(s
         back(primary)
     assert (pathway, moves) == ("b", 1)
     assert_played_on(samples, killed, engine + " without an edge", restarted=engine == "native")
-    assert all(error.startswith(primary.base + "/") and "net::ERR_CONNECTION_" in error
+    # Refused, or cut off mid-request (a blocking reload held when the origin died).
+    gone = ("net::ERR_CONNECTION_", "net::ERR_SOCKET_NOT_CONNECTED", "net::ERR_EMPTY_RESPONSE")
+    assert all(error.startswith(primary.base + "/") and any(kind in error for kind in gone)
                for error in refused), "\n".join(refused)
     assert len(refused) < 20, refused
-
-
-def test_a_publishers_own_server_and_an_origin_serve_the_same_text():
-    # A viewer may move between the publisher's built-in server and an origin it pushes to.
-    origin = Origin()
-    publisher = Publisher(*[a for a in LIVE if a != "--no-serve"], "--push", origin.ingest(),
-                          "--push-header", f"Authorization: Bearer {TOKEN}")
-    try:
-        wait_until(lambda: serving(origin), 30, what="two segments at the origin")
-
-        class Own:
-            base = publisher.base
-        text = fetch(playlist_url(origin)).text
-        for _ in range(10):
-            msn, part = next_part(text)
-            own, theirs = at_once([Own, origin], msn, part)
-            first = MediaPlaylist(theirs).segments[0]["uri"]
-            # The origin joined at the publisher's start, so only a window still filling differs.
-            assert own is not None and theirs == trimmed_to(own, max(segment_number(first), MediaPlaylist(own).sequence))
-            text = theirs
-    finally:
-        publisher.kill()
-        origin.stop()
-
-
-def test_twins_serve_a_ladder_alike_rung_by_rung_and_a_player_moves_with_its_sound(page):
-    from browser import console_errors
-
-    primary, twin = pathway_twins()
-    publisher = Publisher("--renditions", "360p,180p", "--low-latency", "--part-duration", "0.2", "--no-serve",
-                          "--push", primary.ingest("ladder"), "--push", twin.ingest("ladder"),
-                          "--push-header", f"Authorization: Bearer {TOKEN}", channel="ladder")
-    try:
-        for origin in (primary, twin):
-            wait_until(lambda: (r := fetch(f"{origin.base}/live/ladder/180p/media.m3u8")) is not None
-                       and r.status == 200 and r.text.count("#EXTINF") >= 2, 40, what="two segments of each rung")
-        # The same variants on both (their measured rates follow the publisher's newest push to each).
-        def variants(origin):
-            text = fetch(f"{origin.base}/live/ladder/index.m3u8").text
-            return [re.sub(r"BANDWIDTH=\d+", "", line) for line in text.splitlines()]
-        assert variants(primary) == variants(twin)
-        rungs = ("360p", "180p", "audio")
-        texts = {rung: fetch(f"{primary.base}/live/ladder/{rung}/media.m3u8").text for rung in rungs}
-        for _ in range(10):
-            # Each rung's next part (the sound's parts are its own), asked of both origins together.
-            urls = []
-            for rung in rungs:
-                msn, part = next_part(texts[rung])
-                urls += [f"{o.base}/live/ladder/{rung}/media.m3u8?_HLS_msn={msn}&_HLS_part={part}"
-                         for o in (primary, twin)]
-            answers = all_at_once(urls)
-            for index, rung in enumerate(rungs):
-                first, second = answers[2 * index], answers[2 * index + 1]
-                # Each rung's own lines are the same on both; its reports of the other rungs may
-                # be a part apart, as each origin heard the rungs' pushes.
-                own = [line for line in first.splitlines() if not line.startswith("#EXT-X-RENDITION-REPORT")]
-                theirs = [line for line in second.splitlines() if not line.startswith("#EXT-X-RENDITION-REPORT")]
-                assert own == theirs, (rung, first, second)
-                texts[rung] = first
-        # Every rung numbered from the same start: the same numbers in each.
-        numbers = {rung: MediaPlaylist(fetch(f"{twin.base}/live/ladder/{rung}/media.m3u8").text).sequence
-                   for rung in ("360p", "180p", "audio")}
-        assert len(set(numbers.values())) == 1, numbers
-        # Offered on both pathways, each with its own sound: the watch page's player moves to the
-        # twin with every rung and the sound, without starting over.
-        samples, killed = play_across_a_death(page, f"{primary.base}/watch/ladder?engine=mse", primary,
-                                              top_quality=True)
-        sound = page.execute_script("return window.onair.sound && window.onair.sound.uri")
-        pathway = page.execute_script("return window.onair.pathway")
-        page.get("about:blank")
-        refused = console_errors(page)
-        assert (pathway, sound.split("?")[0]) == ("b", f"{twin.base}/live/ladder/audio/media.m3u8")
-        assert_played_on(samples, killed, "a ladder without an edge")
-        assert all(error.startswith(primary.base + "/") for error in refused), refused
-    finally:
-        publisher.kill()
-        primary.stop()
-        twin.stop()

@@ -22,11 +22,28 @@ export class LiveEdge {
             const time = unit.start + (wanted - unit.dateTime) / 1000;
             const end = buffered.end(buffered.length - 1);
             if (time > video.currentTime && time < end - 0.1) {
-                video.currentTime = time;
+                this.seekBuffered(time);
                 this.positioned = true;
             }
         }
         if (Date.now() - this.startedAt > 5000) this.positioned = true;
+    }
+
+    /**
+     * Moves the playhead to `time`, or when `time` falls between two buffered ranges (a hole a
+     * rendition switch left, which nothing will fill), to the start of the next one: a seek into a
+     * hole never completes, and the video would show one picture for good.
+     */
+    seekBuffered(time) {
+        const buffered = this.video.buffered;
+        for (let i = 0; i < buffered.length; i++) {
+            if (time < buffered.start(i)) {
+                this.video.currentTime = buffered.start(i) + 0.05;
+                return;
+            }
+            if (time < buffered.end(i)) break;
+        }
+        this.video.currentTime = time;
     }
 
     /** Four times a second: latency bookkeeping, and for MSE gap jumping and catching up. */
@@ -67,7 +84,7 @@ export class LiveEdge {
         } else if (this.fromStart || this.rewound) {
             return;
         } else if (this.state === "live" && behind > holdBack + jump) {
-            video.currentTime = end - holdBack;
+            this.seekBuffered(end - holdBack);
         } else if (this.state === "live" && behind > holdBack + slack) {
             video.playbackRate = 1.1;
         } else if (video.playbackRate !== 1 && behind < holdBack + slack / 3) {
