@@ -36,10 +36,13 @@ public struct IFrameRange: Sendable, Equatable {
                 let size = run.size ?? tfhd.defaultSize, size > 0
             else { return nil }
             if let flags = run.flags ?? tfhd.defaultFlags, flags & 0x1_0000 != 0 { return nil }
+            // Every number here is the publisher's: each is checked against the segment's size
+            // before it is added to another, so none can overflow.
             let base = tfhd.baseOffset ?? moof.start
+            guard base <= segment.count, size <= segment.count else { return nil }
             let start = base + run.dataOffset
+            guard start >= moof.end, start + size <= segment.count else { return nil }
             let end = start + size
-            guard start >= moof.end, end <= segment.count else { return nil }
             return IFrameRange(offset: moof.start, length: end - moof.start)
         }
         return nil
@@ -61,6 +64,7 @@ public struct IFrameRange: Sendable, Equatable {
                 continue
             }
             // tkhd: version and flags, two times (4 bytes each in version 0, 8 in version 1), track_ID.
+            guard !tkhd.content.isEmpty else { continue }
             let timeSize = bytes[tkhd.content.lowerBound] == 1 ? 8 : 4
             let at = tkhd.content.lowerBound + 4 + 2 * timeSize
             guard at + 4 <= tkhd.content.upperBound else { continue }

@@ -99,6 +99,16 @@ import Testing
         overrun[3] = 0xFF
         #expect(IFrameRange.locate(in: overrun, track: 1) == nil)
         #expect(IFrameRange.locate(in: [], track: 1) == nil)
+        // A base offset near the largest integer, or a sample size of 4 GiB: nothing, and no trap.
+        let mfhd = Self.fullBox("mfhd", flags: 0, Self.be32(1))
+        let nearMax: [UInt8] = [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE]
+        let farBase = Self.fullBox("tfhd", flags: 0x01, Self.be32(1) + nearMax)
+        let trun = Self.fullBox(
+            "trun", flags: 0x001 | 0x200, Self.be32(1) + Self.be32(0x7FFF_FFFF) + Self.be32(0xFFFF_FFFF))
+        let hostile = Self.box("moof", mfhd + Self.box("traf", farBase + trun)) + Self.box("mdat", [1, 2, 3])
+        #expect(IFrameRange.locate(in: hostile, track: 1) == nil)
+        // An empty tkhd: no video track, and no read past it.
+        #expect(IFrameRange.videoTrack(inInitSegment: Self.box("moov", Self.box("trak", Self.box("tkhd", [])))) == nil)
         #expect(IFrameRange.locate(in: [0, 0, 0, 1, 0x6D, 0x6F, 0x6F, 0x66], track: 1) == nil)
     }
 
