@@ -28,6 +28,28 @@ import { OnairPlayer } from "./player/onair-player.js";
         if (detail) $("message-detail").textContent = detail;
     }
 
+    // The recording's markers: a chapter each, a click plays from it (seconds from the start, as
+    // the MP4 and the playlist play alike).
+    function showChapters(markers) {
+        if (!markers.length) return;
+        $("chapter-list").replaceChildren(
+            ...markers.map((marker) => {
+                const item = document.createElement("li");
+                const button = document.createElement("button");
+                button.type = "button";
+                button.dataset.seconds = String(marker.seconds);
+                button.textContent = clock(marker.seconds) + "  " + marker.title;
+                button.addEventListener("click", () => {
+                    video.currentTime = marker.seconds;
+                    video.play().catch(() => {});
+                });
+                item.append(button);
+                return item;
+            }),
+        );
+        $("chapters").hidden = false;
+    }
+
     async function load() {
         let entries;
         try {
@@ -58,6 +80,7 @@ import { OnairPlayer } from "./player/onair-player.js";
             $("engine").textContent = player.engine === "native" ? "native HLS" : "onair MSE";
             $("no-mp4").hidden = false;
         }
+        showChapters(entry.markers || []);
         window.onairRecording = entry;
     }
     load();

@@ -64,11 +64,37 @@ import { KeyframePreview } from "./player/keyframes.js";
         if (!range) return;
         const span = Math.max(1, Math.round((range.end - range.start) / 1000));
         bar.max = String(span);
+        showMarkers(range);
         const behind = player.behindLive();
         if (!dragging && behind !== null) bar.value = String(Math.max(0, span - Math.round(behind)));
         if (!dragging) $("rewind-behind").textContent = player.rewound && behind !== null ? behindText(behind) : "";
         $("rewind-live").dataset.live = String(!player.rewound);
     }, 500);
+    // Markers (chapters): a tick each on the bar, where it falls in the window; a click plays from it.
+    const ticks = $("rewind-ticks");
+    const showMarkers = (range) => {
+        const span = Math.max(1, range.end - range.start);
+        const shown = player.rewindMarkers().filter((marker) => marker.start >= range.start && marker.start <= range.end);
+        const key = shown.map((marker) => marker.id).join(" ");
+        if (ticks.dataset.key !== key) {
+            ticks.dataset.key = key;
+            ticks.replaceChildren(
+                ...shown.map((marker) => {
+                    const tick = document.createElement("button");
+                    tick.type = "button";
+                    tick.className = "tick";
+                    tick.dataset.id = marker.id;
+                    tick.dataset.title = marker.title;
+                    tick.setAttribute("aria-label", "Play from “" + marker.title + "”");
+                    tick.addEventListener("click", () => player.rewindTo(marker.start));
+                    return tick;
+                }),
+            );
+        }
+        shown.forEach((marker, index) => {
+            ticks.children[index].style.left = (((marker.start - range.start) / span) * 100).toFixed(3) + "%";
+        });
+    };
     bar.addEventListener("input", () => {
         const started = !dragging;
         dragging = true;

@@ -23,6 +23,8 @@ public struct BroadcastEvent: Sendable, Equatable {
         public static let paused = Code("paused")
         public static let resumed = Code("resumed")
         public static let stopped = Code("stopped")
+        /// A marker (a chapter) was added to the broadcast.
+        public static let markerAdded = Code("marker_added")
     }
 
     public var code: Code

@@ -50,17 +50,20 @@ public final class Broadcast: Sendable {
         let numbering = EpochNumbering.start(
             at: clock.anchorWallMilliseconds, segmentDuration: config.segmentDuration, after: plan.earlierStart)
         Self.keep(numbering, config: config, logger: logger)
+        let markers = MarkerBook()
         let renditions = try BroadcastRenditions(
             .init(
                 config: config, plan: plan, clock: clock, numbering: numbering, audioEncoder: audioEncoder,
-                board: plan.isLadder ? LadderBoard(renditions: plan.outputs) : nil, report: hub.reporter,
+                board: plan.isLadder ? LadderBoard(renditions: plan.outputs) : nil, markers: markers,
+                report: hub.reporter,
                 logger: logger))
         let sources = try BroadcastSources(
             config: config, clock: clock, stop: stop, pause: pause, hub: hub, logger: logger)
         let stats = BroadcastStats(renditions: config.ladder.map(\.id))
         let control = BroadcastControl(
             channel: config.channel, pause: pause, stop: stop, clock: clock, hub: hub, pacer: sources.pacer,
-            stats: stats, store: renditions.store, work: sources.video.work)
+            stats: stats, store: renditions.store, work: sources.video.work, markers: markers,
+            rewindSeconds: dvr?.seconds)
         let pipeline = PipelineService(
             pacer: sources.pacer, videoSource: sources.video, renditions: renditions.stages, audioSource: sources.audio,
             audioEncoder: audioEncoder, audioPackaging: renditions.audioPackaging, thumbnailer: sources.thumbnailer,

@@ -19,11 +19,16 @@ final class BroadcastControl: ChannelControl {
     private let stats: BroadcastStats
     private let store: LiveStore
     private let work: CaptureWork?
+    private let book: MarkerBook
+    /// How far back viewers can go (`--dvr`); nil: as far as the live playlist lists.
+    private let rewindSeconds: Double?
 
     init(
         channel: ChannelName, pause: PauseSwitch, stop: StopSignal, clock: MediaClock, hub: EventHub, pacer: Pacer,
-        stats: BroadcastStats, store: LiveStore, work: CaptureWork?
+        stats: BroadcastStats, store: LiveStore, work: CaptureWork?, markers: MarkerBook, rewindSeconds: Double?
     ) {
+        book = markers
+        self.rewindSeconds = rewindSeconds
         self.work = work
         self.channel = channel
         self.pauseSwitch = pause
@@ -70,6 +75,19 @@ final class BroadcastControl: ChannelControl {
                         framesShed: $0.framesShed.current)
                 })
     }
+
+    func addMarker(title: String, at start: Int64?) throws(MarkerRefusal) -> DateRange {
+        let now = clock.wallMilliseconds(at: clock.elapsed())
+        // What viewers can go back to: the rewind window, or the live playlist's first segment.
+        let earliest =
+            rewindSeconds.map { now - Int64($0 * 1000) }
+            ?? store.timeline.segments.first(where: \.isListed)?.programDateTime ?? now
+        let marker = try book.add(title: title, at: start ?? now, now: now, earliest: min(earliest, now))
+        hub.report(.markerAdded, "marker \"\(marker.title)\" at \(ProgramDateTime.format(milliseconds: marker.start))")
+        return marker
+    }
+
+    func markers() -> [DateRange] { book.markers }
 
     func events() -> AsyncStream<BroadcastEvent> {
         hub.stream()

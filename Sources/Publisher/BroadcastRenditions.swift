@@ -31,6 +31,7 @@ struct BroadcastRenditions {
         let numbering: EpochNumbering.Start
         let audioEncoder: AudioEncoder?
         let board: LadderBoard?
+        let markers: MarkerBook
         let report: EventReporter
         let logger: Logger
     }
@@ -55,7 +56,7 @@ struct BroadcastRenditions {
             let (runners, pushes) = Self.sinks(number: number, store: store, context: context)
             let packaging = try PackagingStage(
                 timeline: timeline, tracks: tracks, segmenter: Self.segmenter(video: rung != nil, config: config),
-                clock: context.clock, sinks: runners, board: context.board)
+                clock: context.clock, sinks: runners, board: context.board, markers: context.markers)
             if let rung, let videoEncoder {
                 stages.append(
                     RenditionStages(

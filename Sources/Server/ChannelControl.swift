@@ -12,6 +12,10 @@ public protocol ChannelControl: Sendable {
     /// Ends the broadcast as Ctrl-C does: the last segment is listed and the playlist ended.
     func stop()
     func statistics() -> ChannelStatistics
+    /// Adds a marker titled `title` at `start` (milliseconds since 1970; nil: now), once checked.
+    func addMarker(title: String, at start: Int64?) throws(MarkerRefusal) -> DateRange
+    /// The broadcast's markers, oldest first.
+    func markers() -> [DateRange]
     /// The events so far, then each new one as it happens; finishes when the broadcast ends.
     func events() -> AsyncStream<BroadcastEvent>
 }

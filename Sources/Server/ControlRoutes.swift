@@ -6,9 +6,9 @@ import NIOCore
 public import Media
 
 /// The control API of the host, behind a bearer token: `GET /api/channels/<c>` (state and
-/// counts), `POST /api/channels/<c>/pause`, `/resume` and `/stop`, and
-/// `GET /api/channels/<c>/events` (Server-Sent Events). A wrong or missing token gets 401 and
-/// changes nothing.
+/// counts), `POST /api/channels/<c>/pause`, `/resume` and `/stop`, `POST` and `GET
+/// /api/channels/<c>/markers` (chapters), and `GET /api/channels/<c>/events` (Server-Sent
+/// Events). A wrong or missing token gets 401 and changes nothing.
 struct ControlRoutes {
     let registry: ChannelRegistry
     let token: String
@@ -35,6 +35,22 @@ struct ControlRoutes {
                 let state = action == "stop" ? "stopping" : control.isPaused ? "paused" : "live"
                 return Self.json(Array("{\"state\":\"\(state)\"}".utf8))
             }
+        }
+        api.post("markers") { request, context in
+            let control = try authorize(request, context)
+            let body = try await request.body.collect(upTo: 16 * 1024)
+            let asked = try MarkerRequest.parse(Array(buffer: body))
+            let marker: DateRange
+            do throws(MarkerRefusal) {
+                marker = try control.addMarker(title: asked.title, at: asked.start)
+            } catch {
+                throw HTTPError(.init(code: error.status), message: error.description)
+            }
+            return Self.json(try MarkerRequest.json(marker), status: .created)
+        }
+        api.get("markers") { request, context in
+            let control = try authorize(request, context)
+            return Self.json(try MarkerRequest.json(control.markers()))
         }
         api.get("events") { request, context in
             let control = try authorize(request, context)
@@ -80,9 +96,9 @@ struct ControlRoutes {
         return stream
     }
 
-    private static func json(_ bytes: [UInt8]) -> Response {
+    private static func json(_ bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
         Response(
-            status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 

@@ -12,7 +12,7 @@ struct Onair: AsyncParsableCommand {
             `onair serve` takes channels pushed from elsewhere and serves them, behind edge caches.
             """,
         version: "onair \(version) (commit \(BuildInfo.commit))",
-        subcommands: [Publish.self, Serve.self, Devices.self],
+        subcommands: [Publish.self, Serve.self, Mark.self, Devices.self],
         defaultSubcommand: Publish.self)
 
     /// The release this tree is; `scripts/package.sh` names the package after it.

@@ -425,7 +425,7 @@ struct ServerOptions: ParsableArguments {
 struct ControlOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "The bearer token of the control API (pause, resume, stop, events); @FILE reads it from a file. Default: $ONAIR_CONTROL_TOKEN, else a random one, written to ~/.local/state/onair/<channel>.token.",
+            "The bearer token of the control API (pause, resume, stop, events, markers); @FILE reads it from a file. Default: $ONAIR_CONTROL_TOKEN, else the one in ~/.local/state/onair/<channel>.token (publish writes a random one there).",
             valueName: "token"))
     var controlToken: String?
 

@@ -59,8 +59,8 @@ def read_line(stream, timeout, what="a line"):
     return stream.readline()
 
 
-def fetch(url, headers=None, method="GET"):
-    request = urllib.request.Request(url, headers=headers or {}, method=method)
+def fetch(url, headers=None, method="GET", body=None):
+    request = urllib.request.Request(url, headers=headers or {}, method=method, data=body)
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
             return Response(response.status, dict(response.headers), response.read())

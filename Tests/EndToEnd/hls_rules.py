@@ -14,9 +14,15 @@ class MediaPlaylist:
         assert self.lines[0] == "#EXTM3U"
         self.tags = {}
         self.segments = []
+        # EXT-X-DATERANGE attribute lists, in order, with the index of the segment each precedes.
+        self.dateranges = []
         pending = {}
         for line in self.lines[1:]:
-            if line.startswith("#EXTINF:"):
+            if line.startswith("#EXT-X-DATERANGE:"):
+                self.dateranges.append({**{name: value.strip('"') for name, value in
+                                           parse_attributes(line.split(":", 1)[1]).items()},
+                                        "before": len(self.segments)})
+            elif line.startswith("#EXTINF:"):
                 pending["duration"] = float(line[len("#EXTINF:"):].split(",")[0])
             elif line.startswith("#EXT-X-PROGRAM-DATE-TIME:"):
                 pending["pdt"] = line.split(":", 1)[1]
@@ -85,6 +91,29 @@ def check_media_playlist(playlist, container, window):
             continue  # a restart: the wall clock went on while nothing was published
         gap = to_ms(later["pdt"]) - to_ms(earlier["pdt"])
         assert abs(gap - earlier["duration"] * 1000) <= 1, "PROGRAM-DATE-TIME follows the durations"
+    check_dateranges(playlist)
+
+
+def check_dateranges(playlist):
+    """RFC 8216bis 4.4.5.1: a date range has an ID, unique in the playlist, and a START-DATE; a playlist
+    with date ranges has PROGRAM-DATE-TIME. onair's markers are listed while the segment they start
+    in is, before that segment (or after the last one while theirs is being built)."""
+    ids = [daterange.get("ID") for daterange in playlist.dateranges]
+    assert all(ids) and len(set(ids)) == len(ids), ids
+    for daterange in playlist.dateranges:
+        assert PDT.match(daterange.get("START-DATE", "")), daterange
+        if daterange.get("CLASS") != "org.onair.chapter":
+            continue
+        assert daterange.get("X-TITLE"), daterange
+        start = to_ms(daterange["START-DATE"])
+        index = daterange["before"]
+        if index < len(playlist.segments):
+            segment = playlist.segments[index]
+            assert to_ms(segment["pdt"]) - 1 <= start < to_ms(segment["pdt"]) + segment["duration"] * 1000 + 1 \
+                or (index == 0 and start < to_ms(segment["pdt"])), (daterange, segment)
+        elif playlist.segments:
+            last = playlist.segments[-1]
+            assert start >= to_ms(last["pdt"]) + last["duration"] * 1000 - 1, (daterange, last)
 
 
 def check_recording(playlist, container):
@@ -105,6 +134,7 @@ def check_recording(playlist, container):
             continue
         gap = to_ms(later["pdt"]) - to_ms(earlier["pdt"])
         assert abs(gap - earlier["duration"] * 1000) <= 1, "PROGRAM-DATE-TIME follows the durations"
+    check_dateranges(playlist)
 
 
 def check_history(history):

@@ -65,7 +65,7 @@ final class TestChannel: @unchecked Sendable {
     func multivariantPlaylist(variantQuery: String) -> [UInt8] {
         store.multivariantPlaylist(variantQuery: variantQuery)
     }
-    func mediaPlaylist(skip: Bool) -> [UInt8] { store.mediaPlaylist(skip: skip) }
+    func mediaPlaylist(skip: Bool) -> [UInt8] { store.mediaPlaylist(skip: skip ? .yes : nil) }
     func waitUntilListed(msn: Int, part: Int?, timeout: Duration) async -> Bool {
         await store.waitUntilListed(msn: msn, part: part, timeout: timeout)
     }

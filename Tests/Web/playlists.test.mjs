@@ -91,6 +91,23 @@ test("an ended playlist, and text that is not a playlist", () => {
     assert.throws(() => parseVariants("", base), /not a playlist/);
 });
 
+test("onair's markers are read from EXT-X-DATERANGE; other date ranges are not", () => {
+    const text = [
+        "#EXTM3U",
+        "#EXT-X-TARGETDURATION:2",
+        '#EXT-X-DATERANGE:ID="m1-1795000000500",CLASS="org.onair.chapter",START-DATE="2026-11-18T11:06:40.500Z",X-TITLE="Slide 12, intro"',
+        '#EXT-X-DATERANGE:ID="ad1",CLASS="com.example.ad",START-DATE="2026-11-18T11:06:41.000Z"',
+        "#EXT-X-PROGRAM-DATE-TIME:2026-11-18T11:06:40.000Z",
+        "#EXTINF:2.000,",
+        "seg0.m4s",
+        "",
+    ].join("\n");
+    assert.deepEqual(parseMediaPlaylist(text, base).markers, [
+        { id: "m1-1795000000500", start: 1795000000500, title: "Slide 12, intro" },
+    ]);
+    assert.deepEqual(parseMediaPlaylist("#EXTM3U\n#EXTINF:2,\nseg0.ts\n", base).markers, []);
+});
+
 test("the units to append: whole segments, then parts, each with its moment and init segment", () => {
     const units = mediaUnits(parseMediaPlaylist(lowLatency, base));
     assert.deepEqual(

@@ -24,6 +24,8 @@ export function parseMediaPlaylist(text, base) {
         partHoldBack: null,
         canBlockReload: false,
         openParts: [],
+        /** onair's markers (EXT-X-DATERANGE of CLASS org.onair.chapter): id, start (ms), title. */
+        markers: [],
     };
     let duration = 0;
     let dateTime = null;
@@ -48,6 +50,12 @@ export function parseMediaPlaylist(text, base) {
             byteRange = { length, offset: offset || 0 };
         }
         else if (line === "#EXT-X-ENDLIST") playlist.ended = true;
+        else if (line.startsWith("#EXT-X-DATERANGE:")) {
+            const start = Date.parse(attribute(line, "START-DATE"));
+            if (attribute(line, "CLASS") === "org.onair.chapter" && !Number.isNaN(start)) {
+                playlist.markers.push({ id: attribute(line, "ID"), start, title: attribute(line, "X-TITLE") || "" });
+            }
+        }
         else if (line.startsWith("#EXT-X-PART-INF:")) playlist.partTarget = parseFloat(attribute(line, "PART-TARGET"));
         else if (line.startsWith("#EXT-X-SERVER-CONTROL:")) {
             playlist.canBlockReload = attribute(line, "CAN-BLOCK-RELOAD") === "YES";

@@ -30,7 +30,7 @@ export class Rewind {
             if (!response.ok) throw new Error("rewind window: HTTP " + response.status);
             const playlist = parseMediaPlaylist(await response.text(), response.url);
             const segments = playlist.segments.filter((segment) => segment.dateTime !== null);
-            if (segments.length) this.window = { segments, ended: playlist.ended };
+            if (segments.length) this.window = { segments, ended: playlist.ended, markers: playlist.markers };
         } catch (error) {
             // Not there yet, or the server is away: the window keeps its last state.
         } finally {
@@ -50,6 +50,11 @@ export class Rewind {
         const newest = last.dateTime + last.duration * 1000;
         const holdBack = this.playlist ? this.holdBack(this.playlist) : 6;
         return { start: segments[0].dateTime, end: Math.max(segments[0].dateTime, newest - holdBack * 1000) };
+    }
+
+    /** The markers (chapters) of the rewind window, oldest first: `{ id, start, title }`, start in ms. */
+    rewindMarkers() {
+        return this.window ? this.window.markers : [];
     }
 
     /**

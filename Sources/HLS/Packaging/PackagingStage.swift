@@ -28,12 +28,16 @@ public final class PackagingStage {
     /// player's parser takes as it is. The sound that comes meanwhile waits in `heldSound`.
     private var keyframeStartsSegment = false
     private var heldSound: [EncodedPacket] = []
+    /// The channel's markers, taken up with each change; `markersSeen` is the book's version.
+    private let markers: MarkerBook?
+    private var markersSeen = 0
 
     /// Opens the muxer over `tracks` and publishes the init segment.
     public init(
         timeline: Timeline, tracks: [StreamDescription], segmenter: Segmenter.Configuration, clock: MediaClock,
-        sinks: [SinkRunner], board: LadderBoard? = nil
+        sinks: [SinkRunner], board: LadderBoard? = nil, markers: MarkerBook? = nil
     ) throws {
+        self.markers = markers
         self.timeline = timeline
         self.clock = clock
         self.sinks = sinks
@@ -89,6 +93,7 @@ public final class PackagingStage {
 
     /// Cuts what the events say; the last segment ends with the muxer's trailer.
     private func apply(_ events: [Segmenter.Event], last: Bool = false) throws {
+        if !events.isEmpty, let added = markers?.changes(since: &markersSeen) { timeline.keep(dateRanges: added) }
         for event in events {
             switch event {
             case .fragmentEnded(let duration, let independent):

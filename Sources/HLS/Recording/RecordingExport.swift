@@ -1,4 +1,4 @@
-import HLSModel
+public import HLSModel
 import Runtime
 public import Foundation
 import Media
@@ -43,6 +43,26 @@ public enum RecordingExport {
             unlink(target.path)
             throw error
         }
+    }
+}
+
+extension RecordingExport {
+    /// Where each marker of a recording falls, in seconds from its start, its segments following
+    /// each other with no gap (discontinuities closed up, as in the MP4).
+    public static func places(of playlist: MediaPlaylist) -> [(marker: DateRange, seconds: Double)] {
+        var places: [(marker: DateRange, seconds: Double)] = []
+        var position = 0.0
+        var markers = playlist.dateRanges[...]
+        for segment in playlist.segments {
+            let end = segment.programDateTime + Int64((segment.duration * 1000).rounded())
+            while let marker = markers.first, marker.start < end {
+                let into = min(max(0, Double(marker.start - segment.programDateTime) / 1000), segment.duration)
+                places.append((marker, ((position + into) * 1000).rounded() / 1000))
+                markers = markers.dropFirst()
+            }
+            position += segment.duration
+        }
+        return places
     }
 }
 
@@ -167,8 +187,23 @@ private final class Remux {
             }
         }
         guard streams[.video] != nil else { throw StoreFailure.content("the recording has no picture") }
+        for chapter in Self.chapters(of: inputs.picture.playlist) {
+            try output.addChapter(start: chapter.start, end: chapter.end, title: chapter.title)
+        }
         try output.open(options: [("movflags", "+faststart")])
         return output
+    }
+
+    /// The recording's markers as chapters, in seconds of the MP4: each from its place to the
+    /// next one's, the last to the end. Chapters cover the file from its start (an MP4's chapter
+    /// track has no hole), so what comes before the first marker is a chapter "Start".
+    static func chapters(of playlist: MediaPlaylist) -> [(start: Double, end: Double, title: String)] {
+        var starts = RecordingExport.places(of: playlist).map { (start: $0.seconds, title: $0.marker.title) }
+        if let first = starts.first, first.start >= 0.5 { starts.insert((0, "Start"), at: 0) }
+        let total = playlist.duration
+        return starts.indices.map { index in
+            (starts[index].start, index + 1 < starts.count ? starts[index + 1].start : total, starts[index].title)
+        }
     }
 
     /// What libavformat opens for a segment: after its init segment, for fMP4.

@@ -41,6 +41,17 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
     public var mp4Bytes: Int?
     /// Everything the recording's folder holds.
     public var bytes: Int
+    /// Its markers (chapters), in order.
+    public var markers: [Marker] = []
+
+    /// A marker of a recording: its id, title and wall time, and where it is in the recording.
+    public struct Marker: Sendable, Equatable, Encodable {
+        public var id: String
+        public var title: String
+        public var start: String
+        /// Seconds from the recording's start, as its playlist and its MP4 play.
+        public var seconds: Double
+    }
 }
 
 /// The recordings under a `--record` folder (`DIR/<channel>/<start time>/`): listed for the
@@ -67,7 +78,12 @@ public enum RecordingLibrary {
             seconds: (tracks.picture.playlist.segments.reduce(0) { $0 + $1.duration } * 1000).rounded() / 1000,
             ended: tracks.picture.playlist.ended,
             playlist: base + MediaFileName.multivariantPlaylist.description,
-            mp4: mp4.map { _ in base + RecordingExport.fileName }, mp4Bytes: mp4, bytes: size(of: folder))
+            mp4: mp4.map { _ in base + RecordingExport.fileName }, mp4Bytes: mp4, bytes: size(of: folder),
+            markers: RecordingExport.places(of: tracks.picture.playlist).map { place in
+                RecordingEntry.Marker(
+                    id: place.marker.id, title: place.marker.title,
+                    start: ProgramDateTime.format(milliseconds: place.marker.start), seconds: place.seconds)
+            })
     }
 
     /// A channel's recording folders, oldest first.

@@ -88,6 +88,7 @@ public final class DVRSink: PublicationSink {
                 missingDuration: timeline.configuration.segmentDuration, iFrame: segment.iFrame)
             changed = true
         }
+        if window.keep(dateRanges: timeline.dateRanges) { changed = true }
         if timeline.ended, !window.isEnded {
             window.end()
             changed = true

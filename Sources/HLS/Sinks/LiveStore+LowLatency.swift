@@ -27,7 +27,7 @@ extension LiveStore {
         if let msn = request.msn, await !waitUntilListed(msn: msn, part: request.part, timeout: timeout) {
             throw .timedOut("_HLS_msn=\(msn) did not come in three target durations")
         }
-        file.bytes = mediaPlaylist(skip: request.skip != nil)
+        file.bytes = mediaPlaylist(skip: request.skip)
         return file
     }
 
@@ -42,9 +42,18 @@ extension LiveStore {
         if msn > last + 2 { throw .badRequest("_HLS_msn=\(msn) is more than 2 segments after the last one, \(last)") }
     }
 
-    /// The media playlist as served: the delta update when `skip` is asked and offered.
-    public func mediaPlaylist(skip: Bool) -> [UInt8] {
-        state.withLock { state in (skip ? state.deltaPlaylist : nil) ?? state.mediaPlaylist }
+    /// The media playlist as served: the delta update when `skip` is asked and offered (`v2`:
+    /// skipping the skipped segments' date ranges too).
+    public func mediaPlaylist(skip: LiveRequest.Skip?) -> [UInt8] {
+        state.withLock { state in
+            let delta: [UInt8]? =
+                switch skip {
+                case .yes: state.deltaPlaylist
+                case .v2: state.deltaPlaylistSkippingDateRanges
+                case nil: nil
+                }
+            return delta ?? state.mediaPlaylist
+        }
     }
 
     /// Returns once segment `msn` (or its part `part`) is in the playlist, the stream has ended,

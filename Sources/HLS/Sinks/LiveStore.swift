@@ -12,6 +12,8 @@ public final class LiveStore: PublicationSink, LiveChannel {
         /// Rendered once per change, served as they are.
         var mediaPlaylist: [UInt8] = []
         var deltaPlaylist: [UInt8]?
+        /// The delta update that skips date ranges too (`_HLS_skip=v2`).
+        var deltaPlaylistSkippingDateRanges: [UInt8]?
         /// Nil when the rendition has no keyframes to list (TS, sound).
         var iFramePlaylist: [UInt8]?
         var multivariantPlaylist: [UInt8] = []
@@ -105,6 +107,9 @@ public final class LiveStore: PublicationSink, LiveChannel {
         }
         state.mediaPlaylist = Array(reporting(state.timeline.mediaPlaylist()).render().utf8)
         state.deltaPlaylist = state.timeline.deltaPlaylist().map { Array(reporting($0).render().utf8) }
+        state.deltaPlaylistSkippingDateRanges = state.timeline.deltaPlaylist(skippingDateRanges: true).map {
+            Array(reporting($0).render().utf8)
+        }
         state.iFramePlaylist = state.timeline.iFramePlaylist().map { Array($0.render().utf8) }
         state.multivariantPlaylist = Array(MultivariantPlaylist(renditions: [state.timeline]).render().utf8)
     }

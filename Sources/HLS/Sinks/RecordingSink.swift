@@ -192,6 +192,9 @@ public final class RecordingSink: PublicationSink {
             lastRecorded = segment.sequence
             changed = true
         }
+        // Markers of the recorded segments, kept for good (a recording is a VOD with its chapters).
+        let recordedFrom = playlist.segments.first?.programDateTime ?? .max
+        if playlist.dateRanges.merge(timeline.dateRanges, where: { $0.start >= recordedFrom }) { changed = true }
         if timeline.ended, !playlist.ended {
             playlist.ended = true
             changed = true

@@ -211,6 +211,8 @@ public struct IngestAssembler: Sendable {
     {
         guard let format = try Self.format(of: playlist) else { return [] }
         var timeline = try checkedTimeline(for: playlist, format: format)
+        try Self.check(playlist.dateRanges, against: timeline.dateRanges)
+        timeline.keep(dateRanges: playlist.dateRanges)
         // A stream with other settings after an ended one: followed from its start.
         if let before = self.timeline, before.ended, !timeline.ended { cursor = nil }
         var publications: [Publication] = []
@@ -257,6 +259,24 @@ public struct IngestAssembler: Sendable {
             lastAdvanced = now
         }
         return publications
+    }
+
+    /// The markers of a pushed playlist (each already read by the rules of ``DateRange``): at most
+    /// as many as a channel keeps, each id once, and an id the channel has never changed.
+    static func check(_ markers: [DateRange], against known: [DateRange]) throws(Refusal) {
+        guard markers.count <= DateRange.maxCount else {
+            throw .badRequest("media.m3u8 lists more than \(DateRange.maxCount) markers (EXT-X-DATERANGE)")
+        }
+        var seen = Set<String>()
+        let had = Dictionary(known.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for marker in markers {
+            guard seen.insert(marker.id).inserted else {
+                throw .badRequest("media.m3u8 lists the date range \(marker.id) twice")
+            }
+            if let earlier = had[marker.id], earlier != marker {
+                throw .badRequest("the date range \(marker.id) changed (RFC 8216bis 4.4.5.1: its attributes stay)")
+            }
+        }
     }
 
     /// The channel's timeline, made from the first playlist; a playlist with other settings than

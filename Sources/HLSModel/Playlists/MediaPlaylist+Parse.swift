@@ -55,6 +55,12 @@ extension MediaPlaylist {
             case "#EXT-X-PRELOAD-HINT":
                 lowLatency?.preloadHint = Self.attributes(Substring(value))["URI"]
             case "#EXT-X-SKIP": return nil
+            case "#EXT-X-DATERANGE":
+                // onair's markers are kept, whole and by the rules, or the playlist is not read;
+                // date ranges of other kinds are not carried.
+                guard Self.attributes(Substring(value))["CLASS"] == DateRange.chapterClass else { continue }
+                guard let marker = DateRange.parse(Substring(value)) else { return nil }
+                playlist.dateRanges.append(marker)
             case "#EXT-X-I-FRAMES-ONLY": playlist.iFramesOnly = true
             case "#EXT-X-BYTERANGE":
                 // `<length>@<offset>`, as the I-frame playlists write it.

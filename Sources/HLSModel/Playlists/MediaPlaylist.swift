@@ -60,6 +60,9 @@ public struct MediaPlaylist: Sendable, Equatable {
         public var canSkipUntil: Double?
         /// Segments left out at the head of a delta update (EXT-X-SKIP).
         public var skippedSegments: Int
+        /// A delta update that leaves out the date ranges of the skipped segments (`_HLS_skip=v2`):
+        /// EXT-X-SKIP then says which were removed from the playlist lately.
+        public var skipsDateRanges = false
         /// The open parts start a segment after a discontinuity (the first one after a restart).
         public var openDiscontinuity: Bool
         /// The open parts' init segment, when it differs from the last listed segment's.
@@ -104,6 +107,11 @@ public struct MediaPlaylist: Sendable, Equatable {
     /// An I-frame playlist (EXT-X-I-FRAMES-ONLY): each entry is its segment's first keyframe,
     /// listed by its byte range, lasting until the next one.
     public var iFramesOnly = false
+    /// The channel's markers whose segments are listed, oldest first (EXT-X-DATERANGE).
+    public var dateRanges: [DateRange] = []
+    /// Markers that left the playlist lately, for a delta update that skips date ranges
+    /// (EXT-X-SKIP:RECENTLY-REMOVED-DATERANGES).
+    public var recentlyRemovedDateRanges: [String] = []
 
     public enum PlaylistType: String, Sendable, Equatable {
         case event = "EVENT"
@@ -160,6 +168,7 @@ extension MediaPlaylist {
             var control = ["CAN-BLOCK-RELOAD=YES"]
             if let canSkipUntil = lowLatency.canSkipUntil {
                 control.append("CAN-SKIP-UNTIL=\(Self.decimal(canSkipUntil))")
+                control.append("CAN-SKIP-DATERANGES=YES")
             }
             control.append("HOLD-BACK=\(Self.decimal(Double(3 * targetDuration)))")
             control.append("PART-HOLD-BACK=\(Self.decimal(lowLatency.partHoldBack))")
@@ -175,10 +184,24 @@ extension MediaPlaylist {
         if let map {
             lines.append("#EXT-X-MAP:URI=\"\(map)\"")
         }
+        var markers = dateRanges[...]
         if skipped > 0 {
-            lines.append("#EXT-X-SKIP:SKIPPED-SEGMENTS=\(skipped)")
+            var skip = "#EXT-X-SKIP:SKIPPED-SEGMENTS=\(skipped)"
+            if lowLatency?.skipsDateRanges == true {
+                // The client has the skipped segments' date ranges already (RFC 8216bis 6.2.5.1).
+                let boundary = segments.dropFirst(skipped).first?.programDateTime ?? .max
+                markers = markers.drop { $0.start < boundary }
+                skip += ",RECENTLY-REMOVED-DATERANGES=\"\(recentlyRemovedDateRanges.joined(separator: "\t"))\""
+            }
+            lines.append(skip)
         }
         for segment in segments.dropFirst(skipped) {
+            // A marker goes before the segment it starts in.
+            let end = segment.programDateTime + Int64((segment.duration * 1000).rounded())
+            while let marker = markers.first, marker.start < end {
+                lines.append(marker.tag)
+                markers = markers.dropFirst()
+            }
             if segment.discontinuity {
                 lines.append("#EXT-X-DISCONTINUITY")
             }
@@ -193,6 +216,8 @@ extension MediaPlaylist {
             if iFramesOnly, let iFrame = segment.iFrame { lines.append("#EXT-X-BYTERANGE:\(iFrame.byteRange)") }
             lines.append(segment.uri)
         }
+        // Markers in the segment being built: listed at once, before its parts.
+        lines += markers.map(\.tag)
         if let lowLatency {
             if !lowLatency.openParts.isEmpty {
                 if lowLatency.openDiscontinuity { lines.append("#EXT-X-DISCONTINUITY") }

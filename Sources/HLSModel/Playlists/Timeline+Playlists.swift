@@ -15,7 +15,7 @@ extension Timeline {
                 canSkipUntil: 6 * target, openDiscontinuity: nextIsDiscontinuity,
                 openMap: initSegmentName?.description)
         }
-        return MediaPlaylist(
+        var playlist = MediaPlaylist(
             version: configuration.format.playlistVersion,
             targetDuration: configuration.targetDuration,
             mediaSequence: listed.first?.sequence ?? nextSequence,
@@ -32,14 +32,24 @@ extension Timeline {
             },
             ended: ended,
             lowLatency: lowLatency)
+        // A marker is listed while the segment it starts in is; those of the segments still held
+        // after leaving the playlist were removed lately.
+        let firstListed = listed.first?.programDateTime ?? .max
+        let oldestHeld = segments.first?.programDateTime ?? .max
+        playlist.dateRanges = dateRanges.filter { $0.start >= firstListed }
+        playlist.recentlyRemovedDateRanges = dateRanges.filter { (oldestHeld..<firstListed).contains($0.start) }
+            .map(\.id)
+        return playlist
     }
 
     /// The delta update (`_HLS_skip=YES`): the segments that ended more than CAN-SKIP-UNTIL ago are
-    /// left out. Nil when there is nothing to skip, or no Low-Latency HLS.
-    public func deltaPlaylist() -> MediaPlaylist? {
+    /// left out; with `_HLS_skip=v2` (`skippingDateRanges`) their markers too. Nil when there is
+    /// nothing to skip, or no Low-Latency HLS.
+    public func deltaPlaylist(skippingDateRanges: Bool = false) -> MediaPlaylist? {
         var playlist = mediaPlaylist()
         guard var lowLatency = playlist.lowLatency, let canSkipUntil = lowLatency.canSkipUntil else { return nil }
         lowLatency.skippedSegments = segments.filter { $0.isListed && $0.end < edge - canSkipUntil }.count
+        lowLatency.skipsDateRanges = skippingDateRanges
         guard lowLatency.skippedSegments > 0 else { return nil }
         playlist.lowLatency = lowLatency
         return playlist

@@ -98,6 +98,9 @@ public struct Timeline: Sendable {
     /// The most bits per second a segment's keyframe stands for (its bytes over the segment's
     /// duration): the I-frame stream's BANDWIDTH.
     public internal(set) var peakIFrameBitrate = 0
+    /// The channel's markers, oldest first (at most ``DateRange/maxCount``): those of listed
+    /// segments are in the playlists; a rewind window or a recording keeps the older ones.
+    public internal(set) var dateRanges: [DateRange] = []
 
     /// A timeline for a new broadcast, numbered from `firstSequence` (see ``EpochNumbering``); with
     /// `previous` (what an earlier run of the channel left in its folder), the earlier segments stay
@@ -241,6 +244,14 @@ public struct Timeline: Sendable {
         edge -= openParts.reduce(0) { $0 + $1.duration }
         openParts.removeAll()
         nextIsDiscontinuity = nextSequence > startSequence
+    }
+
+    /// Takes up markers (a publisher's book, or what an origin's publisher listed) it does not
+    /// have yet; they show with the next publication. The oldest go past ``DateRange/maxCount``.
+    public mutating func keep(dateRanges given: [DateRange]) {
+        if dateRanges.merge(given), dateRanges.count > DateRange.maxCount {
+            dateRanges.removeFirst(dateRanges.count - DateRange.maxCount)
+        }
     }
 
     /// Marks the stream as ended: EXT-X-ENDLIST follows the last segment.

@@ -153,6 +153,13 @@ public struct DVRWindow: Sendable, Equatable {
         drop(count)
     }
 
+    /// Takes up the channel's markers it does not list yet, those of its segments only (a marker
+    /// leaves with the segment it starts in). True when it lists more.
+    public mutating func keep(dateRanges given: [DateRange]) -> Bool {
+        let first = left < stored.segments.count ? stored.segments[left].programDateTime : .max
+        return stored.dateRanges.merge(given) { $0.start >= first }
+    }
+
     /// Lets the first `count` listed segments go: their files leave now. What left is let go of
     /// once it is as long as what is listed, so the work stays in proportion to what arrives.
     private mutating func drop(_ count: Int) {
@@ -190,6 +197,7 @@ extension MediaPlaylist {
             kept -= last.duration
             playlist.ended = false
         }
+        playlist.dateRanges.removeAll { $0.start > wallTime }
         return playlist
     }
 
@@ -219,6 +227,8 @@ extension MediaPlaylist {
         playlist.segments = Array(segments[dropped...])
         playlist.mediaSequence += dropped
         playlist.discontinuitySequence += leaving.filter(\.discontinuity).count
+        // Markers leave with the segments they start in.
+        if let first = playlist.segments.first { playlist.dateRanges.removeAll { $0.start < first.programDateTime } }
         // The init segment in force at the new first segment: the last one named from the second on.
         let named = segments.indices.dropFirst().prefix(dropped)
         if let map = named.last(where: { segments[$0].map != nil }).flatMap({ segments[$0].map }) {

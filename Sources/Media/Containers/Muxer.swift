@@ -159,6 +159,29 @@ public final class Muxer {
         try check(av_write_frame(context, nil), "ending a fragment")
     }
 
+    /// Adds a chapter titled `title` from `start` to `end` (seconds from the file's start), before
+    /// the output is opened; an MP4 lists them in a chapter track and Nero's `chpl` box, which
+    /// players and `ffprobe -show_chapters` read. libavformat has no public call to add one: the
+    /// chapter is allocated with av_malloc, as `avformat_free_context` frees it.
+    public func addChapter(start: Double, end: Double, title: String) throws(LibavError) {
+        precondition(!opened, "chapters go in before the header")
+        let count = Int(context.pointee.nb_chapters)
+        let grown = try checkAllocation(
+            av_realloc_array(
+                context.pointee.chapters, count + 1, MemoryLayout<UnsafeMutablePointer<AVChapter>?>.stride),
+            "av_realloc_array")
+        context.pointee.chapters = grown.assumingMemoryBound(to: UnsafeMutablePointer<AVChapter>?.self)
+        let memory = try checkAllocation(av_mallocz(MemoryLayout<AVChapter>.size), "av_mallocz")
+        let chapter = memory.assumingMemoryBound(to: AVChapter.self)
+        chapter.pointee.id = Int64(count + 1)
+        chapter.pointee.time_base = AVRational(num: 1, den: 1000)
+        chapter.pointee.start = Int64((start * 1000).rounded())
+        chapter.pointee.end = max(chapter.pointee.start, Int64((end * 1000).rounded()))
+        av_dict_set(&chapter.pointee.metadata, "title", title, 0)
+        context.pointee.chapters[count] = chapter
+        context.pointee.nb_chapters += 1
+    }
+
     /// Sets an option of the container's muxer while it runs (e.g. MPEG-TS's `mpegts_flags`).
     public func setMuxerOption(_ name: String, _ value: String) throws(LibavError) {
         try check(av_opt_set(context.pointee.priv_data, name, value, 0), name)
