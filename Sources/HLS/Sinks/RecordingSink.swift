@@ -29,7 +29,9 @@ public final class RecordingSink: PublicationSink {
     private var folder: URL?
     private var indexFolder: URL?
     private var recording: URL?
-    private var playlist: MediaPlaylist?
+    private var playlist: GrowingPlaylist?
+    /// The playlist a crashed run left, which this one goes on from.
+    private var continuing: MediaPlaylist?
     /// The recording's number for its next segment.
     private var nextNumber = 0
     /// The live timeline's number of the newest segment recorded.
@@ -94,7 +96,7 @@ public final class RecordingSink: PublicationSink {
             try RecordingLibrary.markRecording(planned.folder)
         }
         let continuing = planned.continuing[rendition] ?? nil
-        playlist = continuing
+        self.continuing = continuing
         nextNumber = continuing.map(Self.nextNumber(after:)) ?? 0
         recordedInit = continuing?.segments.last?.map ?? continuing?.initSegmentURI
         discontinuity = continuing.map { !$0.segments.isEmpty } ?? false
@@ -156,13 +158,16 @@ public final class RecordingSink: PublicationSink {
 
     private func record(_ publication: Publication, in folder: URL) throws {
         let timeline = publication.timeline
+        let format = timeline.configuration.format
+        // Taken out while it changes, so appending never copies it; put back whatever happens.
         var playlist =
             self.playlist
-            ?? MediaPlaylist(
-                version: timeline.configuration.format.playlistVersion,
-                targetDuration: timeline.configuration.targetDuration)
-        playlist.targetDuration = max(playlist.targetDuration, timeline.configuration.targetDuration)
+            ?? GrowingPlaylist(
+                head: continuing ?? MediaPlaylist(version: format.playlistVersion, targetDuration: 1), format: format)
         var changed = self.playlist == nil
+        self.playlist = nil
+        defer { self.playlist = playlist }
+        playlist.head.targetDuration = max(playlist.head.targetDuration, timeline.configuration.targetDuration)
         // This broadcast's segments only: an earlier run's that the live playlist still lists are not its.
         if lastRecorded == nil { lastRecorded = timeline.continuation.firstSequence - 1 }
         for segment in timeline.segments where segment.sequence > lastRecorded! && !segment.gap {
@@ -179,34 +184,30 @@ public final class RecordingSink: PublicationSink {
                 }
                 map = recordedInit
             }
-            let name = MediaFileName.segment(nextNumber, timeline.configuration.format).description
-            try write(segment.bytes, as: name, in: folder)
-            if playlist.initSegmentURI == nil { playlist.initSegmentURI = map }
-            playlist.segments.append(
-                MediaPlaylist.Segment(
-                    uri: name, duration: segment.duration, programDateTime: segment.programDateTime,
-                    discontinuity: !playlist.segments.isEmpty && (discontinuity || segment.discontinuity), map: map,
-                    iFrame: segment.iFrame))
+            try write(segment.bytes, as: MediaFileName.segment(nextNumber, format).description, in: folder)
+            playlist.append(
+                number: nextNumber, duration: segment.duration, programDateTime: segment.programDateTime,
+                discontinuity: playlist.count > 0 && (discontinuity || segment.discontinuity), map: map,
+                iFrame: segment.iFrame)
             discontinuity = false
             nextNumber += 1
             lastRecorded = segment.sequence
             changed = true
         }
         // Markers of the recorded segments, kept for good (a recording is a VOD with its chapters).
-        let recordedFrom = playlist.segments.first?.programDateTime ?? .max
-        if playlist.dateRanges.merge(timeline.dateRanges, where: { $0.start >= recordedFrom }) { changed = true }
-        if timeline.ended, !playlist.ended {
-            playlist.ended = true
+        let recordedFrom = playlist.firstProgramDateTime ?? .max
+        if playlist.head.dateRanges.merge(timeline.dateRanges, where: { $0.start >= recordedFrom }) { changed = true }
+        if timeline.ended, !playlist.head.ended {
+            playlist.head.ended = true
             changed = true
         }
-        playlist.playlistType = playlist.ended ? .vod : .event
-        self.playlist = playlist
-        guard changed, !playlist.segments.isEmpty else { return }
-        try write(Array(playlist.render().utf8), as: MediaFileName.mediaPlaylist.description, in: folder)
+        playlist.head.playlistType = playlist.head.ended ? .vod : .event
+        guard changed, playlist.count > 0 else { return }
+        let whole = playlist.playlist
+        try write(Array(whole.render().utf8), as: MediaFileName.mediaPlaylist.description, in: folder)
         if timeline.hasIFrames {
             try write(
-                Array(playlist.iFramePlaylist().render().utf8), as: MediaFileName.iFramePlaylist.description,
-                in: folder)
+                Array(whole.iFramePlaylist().render().utf8), as: MediaFileName.iFramePlaylist.description, in: folder)
         }
         if let indexFolder, publication.ladder?.isComplete ?? true {
             let index = Array(
