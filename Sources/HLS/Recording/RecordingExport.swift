@@ -64,6 +64,18 @@ extension RecordingExport {
         }
         return places
     }
+
+    /// The recording's markers as chapters, in seconds of the MP4: each from its place to the
+    /// next one's, the last to the end. Chapters cover the file from its start (an MP4's chapter
+    /// track has no hole), so what comes before the first marker is a chapter "Start".
+    static func chapters(of playlist: MediaPlaylist) -> [(start: Double, end: Double, title: String)] {
+        var starts = RecordingExport.places(of: playlist).map { (start: $0.seconds, title: $0.marker.title) }
+        if let first = starts.first, first.start >= 0.5 { starts.insert((0, "Start"), at: 0) }
+        let total = playlist.duration
+        return starts.indices.map { index in
+            (starts[index].start, index + 1 < starts.count ? starts[index + 1].start : total, starts[index].title)
+        }
+    }
 }
 
 /// The playlists an export reads: the largest picture's, and the sound's when it is apart.
@@ -187,23 +199,11 @@ private final class Remux {
             }
         }
         guard streams[.video] != nil else { throw StoreFailure.content("the recording has no picture") }
-        for chapter in Self.chapters(of: inputs.picture.playlist) {
+        for chapter in RecordingExport.chapters(of: inputs.picture.playlist) {
             try output.addChapter(start: chapter.start, end: chapter.end, title: chapter.title)
         }
         try output.open(options: [("movflags", "+faststart")])
         return output
-    }
-
-    /// The recording's markers as chapters, in seconds of the MP4: each from its place to the
-    /// next one's, the last to the end. Chapters cover the file from its start (an MP4's chapter
-    /// track has no hole), so what comes before the first marker is a chapter "Start".
-    static func chapters(of playlist: MediaPlaylist) -> [(start: Double, end: Double, title: String)] {
-        var starts = RecordingExport.places(of: playlist).map { (start: $0.seconds, title: $0.marker.title) }
-        if let first = starts.first, first.start >= 0.5 { starts.insert((0, "Start"), at: 0) }
-        let total = playlist.duration
-        return starts.indices.map { index in
-            (starts[index].start, index + 1 < starts.count ? starts[index + 1].start : total, starts[index].title)
-        }
     }
 
     /// What libavformat opens for a segment: after its init segment, for fMP4.
