@@ -53,22 +53,11 @@ public struct DateRange: Sendable, Equatable, Hashable, Codable {
     /// or a title that breaks the rules.
     public static func parse(_ attributes: Substring) -> DateRange? {
         let values = MediaPlaylist.attributes(attributes)
-        guard let id = values["ID"], isToken(id), values["CLASS"] == chapterClass,
+        guard let id = values["ID"], LiveRequest.isToken(id, limit: 64, dots: true), values["CLASS"] == chapterClass,
             let start = values["START-DATE"].flatMap(ProgramDateTime.parse), let title = values["X-TITLE"],
             problem(withTitle: title) == nil
         else { return nil }
         return DateRange(id: id, start: start, title: title)
-    }
-
-    /// An id as onair makes them: 1 to 64 letters, digits, `-`, `_` or `.`.
-    private static func isToken(_ id: String) -> Bool {
-        (1...64).contains(id.utf8.count)
-            && id.utf8.allSatisfy { byte in
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
-            }
     }
 }
 
