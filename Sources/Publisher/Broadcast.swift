@@ -51,10 +51,12 @@ public final class Broadcast: Sendable {
             at: clock.anchorWallMilliseconds, segmentDuration: config.segmentDuration, after: plan.earlierStart)
         Self.keep(numbering, config: config, logger: logger)
         let markers = MarkerBook()
+        let captions = config.captions.map { _ in CaptionBook() }
         let renditions = try BroadcastRenditions(
             .init(
                 config: config, plan: plan, clock: clock, numbering: numbering, audioEncoder: audioEncoder,
                 board: plan.isLadder ? LadderBoard(renditions: plan.outputs) : nil, markers: markers,
+                captions: captions,
                 report: hub.reporter,
                 logger: logger))
         let sources = try BroadcastSources(
@@ -63,11 +65,18 @@ public final class Broadcast: Sendable {
         let control = BroadcastControl(
             channel: config.channel, pause: pause, stop: stop, clock: clock, hub: hub, pacer: sources.pacer,
             stats: stats, store: renditions.store, work: sources.video.work, markers: markers,
-            rewindSeconds: dvr?.seconds)
+            captions: captions, rewindSeconds: dvr?.seconds)
+        let captioner: Captioner? =
+            if let command = config.captions?.command, let captions {
+                Captioner(command: command, book: captions, clock: clock, report: hub.reporter, logger: logger)
+            } else {
+                nil
+            }
         let pipeline = PipelineService(
             pacer: sources.pacer, videoSource: sources.video, renditions: renditions.stages, audioSource: sources.audio,
             audioEncoder: audioEncoder, audioPackaging: renditions.audioPackaging, thumbnailer: sources.thumbnailer,
-            sinks: renditions.sinks, packetSinks: renditions.packetSinks, stop: stop, pause: pause, clock: clock,
+            sinks: renditions.sinks, packetSinks: renditions.packetSinks, captioner: captioner, stop: stop,
+            pause: pause, clock: clock,
             stats: stats, logger: logger, report: hub.reporter
         ) { [logger, store = renditions.store] in
             Self.stopped(
@@ -82,7 +91,9 @@ public final class Broadcast: Sendable {
                 services: services + [.init(service: pipeline, successTerminationBehavior: .gracefullyShutdownGroup)],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: Logger(label: "onair.services", factory: { _ in SwiftLogNoOpLogHandler() })))
+        captioner?.start()
         try await group.run()
+        captioner?.finish()
         dvr?.remove()
         if config.recordMP4, let recording = plan.recording { Self.saveMP4(of: recording.folder, logger: logger) }
         sources.reportWatermark(logger: logger)

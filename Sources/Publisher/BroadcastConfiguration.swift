@@ -76,6 +76,23 @@ public struct BroadcastConfiguration: Sendable {
     /// The decoded watermark image and where to stamp it, if any.
     public var watermark: (image: WatermarkImage, placement: WatermarkPlacement)?
 
+    /// `--captions` / `--captions-from`: the channel's captions, a subtitle rendition; nil: none.
+    public var captions: Captions?
+
+    /// A channel's captions: what players call them, and the command that writes them from the
+    /// broadcast's sound (nil: they come from the control API only).
+    public struct Captions: Sendable {
+        public var language: String
+        public var name: String
+        public var command: String?
+
+        public init(language: String = "en", name: String = "English", command: String? = nil) {
+            self.language = language
+            self.name = name
+            self.command = command
+        }
+    }
+
     /// The ladder, largest first, when publishing in several renditions; empty for one, at
     /// `width`×`height` and `videoBitrate`. The first rung's size is `width`×`height`.
     public var ladder: [RenditionLadder.Rung] = []

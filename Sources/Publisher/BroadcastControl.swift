@@ -20,14 +20,17 @@ final class BroadcastControl: ChannelControl {
     private let store: LiveStore
     private let work: CaptureWork?
     private let book: MarkerBook
+    private let captions: CaptionBook?
     /// How far back viewers can go (`--dvr`); nil: as far as the live playlist lists.
     private let rewindSeconds: Double?
 
     init(
         channel: ChannelName, pause: PauseSwitch, stop: StopSignal, clock: MediaClock, hub: EventHub, pacer: Pacer,
-        stats: BroadcastStats, store: LiveStore, work: CaptureWork?, markers: MarkerBook, rewindSeconds: Double?
+        stats: BroadcastStats, store: LiveStore, work: CaptureWork?, markers: MarkerBook, captions: CaptionBook?,
+        rewindSeconds: Double?
     ) {
         book = markers
+        self.captions = captions
         self.rewindSeconds = rewindSeconds
         self.work = work
         self.channel = channel
@@ -88,6 +91,18 @@ final class BroadcastControl: ChannelControl {
     }
 
     func markers() -> [DateRange] { book.markers }
+
+    func addCaptions(_ given: [Caption]) throws(CueRefusal) -> Bool {
+        guard let captions else { return false }
+        // Before the oldest listed segment, a cue would reach no playlist.
+        let earliest = store.timeline.segments.first(where: \.isListed).map {
+            Double($0.programDateTime - clock.anchorWallMilliseconds) / 1000
+        }
+        try captions.add(
+            given.map { $0.cue(anchor: clock.anchorWallMilliseconds) }, earliest: earliest ?? 0,
+            latest: clock.elapsed())
+        return true
+    }
 
     func events() -> AsyncStream<BroadcastEvent> {
         hub.stream()

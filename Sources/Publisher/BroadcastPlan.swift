@@ -10,8 +10,11 @@ import Media
 /// disk delays the start, never the first frames): its renditions, where an earlier run left its
 /// folder, its destinations and this run's recordings, and its numbering.
 struct BroadcastPlan {
-    /// The renditions' ids, largest first, with the shared sound's last when a ladder has one.
+    /// The renditions' ids, largest first, with the shared sound's after them when a ladder has
+    /// one, and the captions' last.
     let outputs: [String]
+    /// The channel's files are in a folder per rendition, under a multivariant playlist naming them
+    /// all: several video renditions, or captions beside the pictures.
     let isLadder: Bool
     /// A ladder in fMP4 carries its sound once, in an audio rendition every video rendition names
     /// (EXT-X-MEDIA): a player switching video keeps its sound, and no rung repeats it. In TS, and
@@ -28,9 +31,11 @@ struct BroadcastPlan {
 
     init(_ config: BroadcastConfiguration, report: @escaping EventReporter) {
         let rungs = config.renditions
-        isLadder = rungs.count > 1
-        sharesAudio = isLadder && config.format == .fmp4 && config.audio != .none
-        outputs = rungs.map(\.id) + (sharesAudio ? [Rendition.audioID] : [])
+        isLadder = rungs.count > 1 || config.captions != nil
+        sharesAudio = rungs.count > 1 && config.format == .fmp4 && config.audio != .none
+        outputs =
+            rungs.map(\.id) + (sharesAudio ? [Rendition.audioID] : [])
+            + (config.captions != nil ? [Rendition.captionsID] : [])
         let root = config.hlsDirectory.map { URL(fileURLWithPath: $0) }
         // A restart of the channel on the same folder goes on from where the last run stopped; a
         // ladder only when every rendition's folder agrees on where, so their numbers stay matched.

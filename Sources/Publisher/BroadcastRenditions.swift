@@ -32,6 +32,8 @@ struct BroadcastRenditions {
         let audioEncoder: AudioEncoder?
         let board: LadderBoard?
         let markers: MarkerBook
+        /// The captions' cues, when the channel has captions.
+        let captions: CaptionBook?
         let report: EventReporter
         let logger: Logger
     }
@@ -39,7 +41,8 @@ struct BroadcastRenditions {
     init(_ context: Context) throws {
         let config = context.config
         var topTracks: [StreamDescription] = []
-        for number in context.plan.outputs.indices {
+        let captions = context.captions.map { Self.captions(book: $0, context: context) }
+        for number in context.plan.outputs.indices where context.plan.outputs[number] != Rendition.captionsID {
             let rung = number < config.renditions.count ? config.renditions[number] : nil
             let videoEncoder = try rung.map { rung in
                 try VideoEncoder(
@@ -56,7 +59,8 @@ struct BroadcastRenditions {
             let (runners, pushes) = Self.sinks(number: number, store: store, context: context)
             let packaging = try PackagingStage(
                 timeline: timeline, tracks: tracks, segmenter: Self.segmenter(video: rung != nil, config: config),
-                clock: context.clock, sinks: runners, board: context.board, markers: context.markers)
+                clock: context.clock, sinks: runners, board: context.board, markers: context.markers,
+                captions: number == 0 ? captions?.packager : nil)
             if let rung, let videoEncoder {
                 stages.append(
                     RenditionStages(
@@ -71,6 +75,11 @@ struct BroadcastRenditions {
             stores.append(store)
             sinks += runners
             self.pushes += pushes
+        }
+        if let captions {
+            stores.append(captions.store)
+            sinks += captions.runners
+            self.pushes += captions.pushes
         }
         packetSinks = config.push.compactMap { destination -> (any PacketSink)? in
             guard case .packets(let link) = destination else { return nil }
@@ -121,6 +130,29 @@ struct BroadcastRenditions {
             )
         }
         return (timeline, tracks)
+    }
+
+    /// The captions' rendition: its timeline (numbered as the others, going on from its folder's
+    /// earlier run), its live store and sinks, and the packager the top rendition's stage drives.
+    private static func captions(book: CaptionBook, context: Context) -> (
+        packager: CaptionPackager, store: LiveStore, runners: [SinkRunner], pushes: [PushStatus]
+    ) {
+        let config = context.config
+        let number = context.plan.outputs.count - 1
+        let settings = config.captions ?? .init()
+        let timeline = Timeline(
+            configuration: .init(
+                channel: config.channel,
+                rendition: .captions(.init(language: settings.language, name: settings.name)), format: .webVTT,
+                // Whole segments only, under Low-Latency HLS too: hls.js (1.7) stops loading a
+                // subtitle playlist's parts after a few, and shows no more captions.
+                segmentDuration: config.segmentDuration, playlistSize: config.playlistSize, partDuration: nil),
+            continuing: context.plan.previous[number], firstSequence: context.numbering.sequence)
+        let store = LiveStore(timeline: timeline, startedAt: context.clock.anchorWallMilliseconds)
+        let (runners, pushes) = sinks(number: number, store: store, context: context)
+        let packager = CaptionPackager(
+            timeline: timeline, book: book, sinks: runners, board: context.board, markers: context.markers)
+        return (packager, store, runners, pushes)
     }
 
     /// A rendition's sinks, each on its own thread: the live store viewers read, the folder, and

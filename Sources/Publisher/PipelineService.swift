@@ -37,6 +37,8 @@ final class PipelineService: Service, @unchecked Sendable {
     private let sinks: [SinkRunner]
     /// Packet destinations (RTMP, SRT), fed the encoders' packets.
     private let packetSinks: [any PacketSink]
+    /// `--captions-from`: the program the sound is also written to.
+    private let captioner: Captioner?
     private let stop: StopSignal
     private let pause: PauseSwitch
     private let finished: @Sendable () -> Void
@@ -48,7 +50,7 @@ final class PipelineService: Service, @unchecked Sendable {
     init(
         pacer: Pacer, videoSource: any VideoSource, renditions: [RenditionStages], audioSource: (any AudioSource)?,
         audioEncoder: AudioEncoder?, audioPackaging: PackagingStage?, thumbnailer: Thumbnailer, sinks: [SinkRunner],
-        packetSinks: [any PacketSink],
+        packetSinks: [any PacketSink], captioner: Captioner?,
         stop: StopSignal,
         pause: PauseSwitch,
         clock: MediaClock, stats: BroadcastStats, logger: Logger, report: @escaping EventReporter,
@@ -66,6 +68,7 @@ final class PipelineService: Service, @unchecked Sendable {
         self.thumbnailer = thumbnailer
         self.sinks = sinks
         self.packetSinks = packetSinks
+        self.captioner = captioner
         self.stop = stop
         self.clock = clock
         self.stats = stats
@@ -260,6 +263,7 @@ final class PipelineService: Service, @unchecked Sendable {
         while let samples = try source.read() {
             // Paused: the device is still read, so the clock and the sample count stay together.
             if pause.isPaused { samples.silence() }
+            captioner?.feed(samples)
             for packet in try encoder.encode(samples) {
                 stats.audioBytes.add(packet.size)
                 send(packet, to: packets)

@@ -16,6 +16,9 @@ public protocol ChannelControl: Sendable {
     func addMarker(title: String, at start: Int64?) throws(MarkerRefusal) -> DateRange
     /// The broadcast's markers, oldest first.
     func markers() -> [DateRange]
+    /// Adds captions (in order), all or none, once each is checked; nil when the broadcast has no
+    /// captions (`--captions`).
+    func addCaptions(_ captions: [Caption]) throws(CueRefusal) -> Bool
     /// The events so far, then each new one as it happens; finishes when the broadcast ends.
     func events() -> AsyncStream<BroadcastEvent>
 }

@@ -3,6 +3,7 @@ import Foundation
 import HLS
 import Hummingbird
 import NIOCore
+import Runtime
 public import Media
 
 /// The control API of the host, behind a bearer token: `GET /api/channels/<c>` (state and
@@ -47,6 +48,22 @@ struct ControlRoutes {
                 throw HTTPError(.init(code: error.status), message: error.description)
             }
             return Self.json(try MarkerRequest.json(marker), status: .created)
+        }
+        api.post("captions") { request, context in
+            let control = try authorize(request, context)
+            let body = try await request.body.collect(upTo: 64 * 1024)
+            let captions = try CaptionRequest.parse(Array(buffer: body), now: MediaClock.wallMilliseconds())
+            let taken: Bool
+            do throws(CueRefusal) {
+                taken = try control.addCaptions(captions)
+            } catch {
+                throw HTTPError(.badRequest, message: error.description)
+            }
+            guard taken else {
+                throw HTTPError(
+                    .conflict, message: "channel \(control.channel) has no captions: publish it with --captions")
+            }
+            return Self.json(try CaptionRequest.json(captions), status: .created)
         }
         api.get("markers") { request, context in
             let control = try authorize(request, context)

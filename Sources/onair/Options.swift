@@ -452,7 +452,17 @@ struct ControlOptions: ParsableArguments {
     }
 }
 
-extension ContainerFormat: ExpressibleByArgument {}
+/// `--format`: what pictures and sound are packaged in (captions are always WebVTT).
+extension ContainerFormat: ExpressibleByArgument {
+    init?(argument: String) {
+        guard let format = ContainerFormat(rawValue: argument), ContainerFormat.mediaFormats.contains(format) else {
+            return nil
+        }
+        self = format
+    }
+
+    static var allValueStrings: [String] { mediaFormats.map(\.rawValue) }
+}
 
 extension VideoCodec: ExpressibleByArgument {}
 

@@ -27,6 +27,7 @@ struct Publish: AsyncParsableCommand {
               onair publish --channel demo --watermark web/logo.png --watermark-opacity 0.8
               onair publish --channel demo --hls-dir /var/www/hls   (also serve with nginx)
               onair publish --channel demo --dvr 2h   (viewers can rewind two hours)
+              onair publish --channel demo --captions   (then POST captions to /api/channels/demo/captions)
               onair publish --channel demo --push https://ingest.example.com/live/demo/
               AWS_ACCESS_KEY_ID=… AWS_SECRET_ACCESS_KEY=… onair publish --push s3://bucket/live/demo/
               onair publish --channel demo --push rtmp://a.rtmp.youtube.com/live2/STREAM-KEY
@@ -46,6 +47,9 @@ struct Publish: AsyncParsableCommand {
 
     @OptionGroup(title: "HLS output")
     var output: OutputOptions
+
+    @OptionGroup(title: "Captions and markers")
+    var captions: CaptionOptions
 
     @OptionGroup(title: "Recording")
     var recording: RecordOptions
@@ -92,6 +96,9 @@ struct Publish: AsyncParsableCommand {
         }
         if serving.noServe, push.destinations.isEmpty {
             throw ValidationError("--no-serve needs at least one --push destination: the stream would go nowhere")
+        }
+        if captions.captionsFrom != nil, sources.audio == "none" {
+            throw ValidationError("--captions-from writes the broadcast's sound to its command: drop --audio none")
         }
         if rewind.dvr != nil, serving.noServe {
             throw ValidationError("--dvr needs the built-in server: viewers rewind through it (drop --no-serve)")
@@ -175,6 +182,7 @@ struct Publish: AsyncParsableCommand {
         config.recordMP4 = recordMP4
         config.recordKeep = recording.recordKeep
         config.recordMaxBytes = recording.recordMaxSize?.bytes
+        config.captions = captions.settings
         config.dvrSeconds = rewind.dvr?.seconds
         config.dvrDirectory = rewind.dvr == nil ? nil : rewind.root.path
         config.push = (try? push.parsed(environment: ProcessInfo.processInfo.environment)) ?? []

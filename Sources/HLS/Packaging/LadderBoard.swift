@@ -6,22 +6,24 @@ import Synchronization
 /// publication (the multivariant playlist, the rendition reports). One lock, held for a copy.
 public final class LadderBoard: Sendable {
     private let order: [String]
-    private let entries = Mutex<[String: LadderView.Entry]>([:])
+    /// Each rendition's entry, and the playlist version its timeline needs.
+    private let entries = Mutex<[String: (entry: LadderView.Entry, version: Int)]>([:])
 
     /// `renditions`: their ids, largest first.
     public init(renditions: [String]) {
         order = renditions
     }
 
-    /// Posts `timeline`'s entry and returns the ladder with it.
+    /// Posts `timeline`'s entry and returns the ladder with it, in the highest version any of its
+    /// renditions needs (captions in WebVTT need 3, beside fMP4's 6).
     public func post(_ timeline: Timeline) -> LadderView {
         let entry = timeline.ladderEntry
         let posted = entries.withLock { entries in
-            entries[entry.id] = entry
+            entries[entry.id] = (entry, timeline.configuration.format.playlistVersion)
             return entries
         }
         return LadderView(
-            entries: order.compactMap { posted[$0] }, version: timeline.configuration.format.playlistVersion,
+            entries: order.compactMap { posted[$0]?.entry }, version: posted.values.map(\.version).max() ?? 6,
             renditionCount: order.count)
     }
 }

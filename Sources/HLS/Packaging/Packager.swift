@@ -23,6 +23,8 @@ final class Packager {
             try muxer.open(options: [("movflags", "+frag_custom+empty_moov+default_base_moof+skip_trailer")])
         case .ts:
             try muxer.open(options: [("mpegts_flags", "+resend_headers")])
+        case .webVTT:
+            preconditionFailure("captions are written by CaptionPackager, not muxed")
         }
         // TS has no init segment: what its header wrote opens the first fragment.
         initSegment = format == .fmp4 ? muxer.take() : []

@@ -31,13 +31,16 @@ public final class PackagingStage {
     /// The channel's markers, taken up with each change; `markersSeen` is the book's version.
     private let markers: MarkerBook?
     private var markersSeen = 0
+    /// The channel's captions, cut where this rendition cuts (the top rendition's stage only).
+    private let captions: CaptionPackager?
 
     /// Opens the muxer over `tracks` and publishes the init segment.
     public init(
         timeline: Timeline, tracks: [StreamDescription], segmenter: Segmenter.Configuration, clock: MediaClock,
-        sinks: [SinkRunner], board: LadderBoard? = nil, markers: MarkerBook? = nil
+        sinks: [SinkRunner], board: LadderBoard? = nil, markers: MarkerBook? = nil, captions: CaptionPackager? = nil
     ) throws {
         self.markers = markers
+        self.captions = captions
         self.timeline = timeline
         self.clock = clock
         self.sinks = sinks
@@ -80,6 +83,7 @@ public final class PackagingStage {
         try writeHeldSound(isolatingKeyframe: false)
         try apply(segmenter.finish(), last: true)
         publish(timeline.end())
+        captions?.end()
     }
 
     /// Writes the sound held while a segment's first picture waited, after ending that picture's
@@ -101,13 +105,19 @@ public final class PackagingStage {
                     timeline.appendPart(
                         try packager.cutFragment(segmentStartsNext: false), duration: duration,
                         independent: independent))
+                if let captions, let end = segmenter.lastCut { captions.partEnded(from: end - duration, to: end) }
             case .segmentEnded(let segment):
                 // The last part and the segment's listing: one change.
                 let part = timeline.appendPart(
                     try last ? packager.finish() : packager.cutFragment(segmentStartsNext: true),
                     duration: segment.lastFragmentDuration, independent: segment.lastFragmentIndependent)
-                let listed = timeline.closeSegment(programDateTime: clock.wallMilliseconds(at: segment.start))
+                let programDateTime = clock.wallMilliseconds(at: segment.start)
+                let listed = timeline.closeSegment(programDateTime: programDateTime)
                 publish(part.map { $0.followed(by: listed) } ?? listed)
+                let end = segment.start + segment.duration
+                captions?.segmentEnded(
+                    from: segment.start, lastPartFrom: end - segment.lastFragmentDuration, to: end,
+                    programDateTime: programDateTime)
             }
         }
     }

@@ -63,6 +63,9 @@ public struct Segmenter: Sendable, Equatable {
         self.configuration = configuration
     }
 
+    /// Media time of the latest cut (where the open fragment starts); nil before the first packet.
+    public var lastCut: Double? { fragmentStart }
+
     /// Accepts the next packet in muxing order; returns what to cut before writing it.
     /// Audio beside video never cuts: it follows into whatever segment is open.
     public mutating func accept(kind: MediaKind, time: Double, isKeyframe: Bool) -> [Event] {

@@ -79,6 +79,7 @@ public struct IngestAssembler: Sendable {
     /// What the publisher's multivariant playlist says of its stream.
     private(set) var variant: MultivariantPlaylist.Variant?
     private var audioChannels: Int?
+    private var captions: Rendition.Captions?
 
     public init(
         channel: ChannelName, rendition: String = Rendition.singleID, playlistSize: Int = 6, limits: Limits = Limits()
@@ -118,6 +119,9 @@ public struct IngestAssembler: Sendable {
             throw .badRequest(
                 "\(name) is made by the server that keeps the rewind window; a publisher does not send it")
         case .initSegment, .segment, .part:
+            if name.format == .webVTT, !WebVTTFile.looksLikeOne(bytes) {
+                throw .badRequest("\(name) is not a WebVTT file (UTF-8 that starts with WEBVTT)")
+            }
             try hold(name.description, bytes)
             // A publisher that sends its playlist and its media at once (ffmpeg does) may list a file
             // before sending it: the newest playlist is read again when the file arrives.
@@ -129,11 +133,15 @@ public struct IngestAssembler: Sendable {
 
     /// Takes what the publisher's multivariant playlist says of this rendition (its size, frame rate,
     /// codecs and rate), for the origin's own multivariant playlist; `audioChannels` for the audio
-    /// rendition of a ladder.
-    public mutating func describe(_ variant: MultivariantPlaylist.Variant, audioChannels: Int? = nil) {
+    /// rendition of a ladder, `captions` for its subtitles.
+    public mutating func describe(
+        _ variant: MultivariantPlaylist.Variant, audioChannels: Int? = nil, captions: Rendition.Captions? = nil
+    ) {
         self.variant = variant
         self.audioChannels = audioChannels
-        timeline?.configuration.rendition = Self.rendition(variant, id: renditionID, audioChannels: audioChannels)
+        self.captions = captions
+        timeline?.configuration.rendition = Self.rendition(
+            variant, id: renditionID, audioChannels: audioChannels, captions: captions)
     }
 
     /// Forgets a pushed file the publisher deleted, unless it is already in the timeline (which
@@ -174,14 +182,16 @@ public struct IngestAssembler: Sendable {
         if let old = files.removeValue(forKey: name) { heldBytes -= old.count }
     }
 
-    private static func rendition(_ variant: MultivariantPlaylist.Variant?, id: String, audioChannels: Int?)
-        -> Rendition
-    {
-        Rendition(
+    private static func rendition(
+        _ variant: MultivariantPlaylist.Variant?, id: String, audioChannels: Int?, captions: Rendition.Captions?
+    ) -> Rendition {
+        var rendition = Rendition(
             id: id, width: variant?.width ?? 0, height: variant?.height ?? 0,
             fps: Int((variant?.frameRate ?? 0).rounded()),
             videoBitrate: variant?.averageBandwidth ?? 0, audioBitrate: 0, codecs: variant?.codecs ?? [],
             audioChannels: audioChannels)
+        rendition.captions = captions
+        return rendition
     }
 
     /// The container of the media a playlist lists; nil when it lists none. Refuses a playlist that
@@ -283,7 +293,8 @@ public struct IngestAssembler: Sendable {
     /// the channel's (container, target duration, parts) is refused while it is live.
     private func checkedTimeline(for playlist: MediaPlaylist, format: ContainerFormat) throws(Refusal) -> Timeline {
         let configuration = Timeline.Configuration(
-            channel: channel, rendition: Self.rendition(variant, id: renditionID, audioChannels: audioChannels),
+            channel: channel,
+            rendition: Self.rendition(variant, id: renditionID, audioChannels: audioChannels, captions: captions),
             format: format,
             segmentDuration: Double(playlist.targetDuration), playlistSize: playlistSize,
             partDuration: playlist.lowLatency?.partTarget)

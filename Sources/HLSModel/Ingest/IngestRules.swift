@@ -123,6 +123,11 @@ public enum IngestRules {
     public static func check(_ playlist: MultivariantPlaylist) throws(IngestAssembler.Refusal) {
         for variant in playlist.variants { try check(variant) }
         for audio in playlist.audio { try check(audio) }
+        for subtitles in playlist.subtitles {
+            if let problem = Rendition.Captions(language: subtitles.language, name: subtitles.name).problem {
+                throw .badRequest("index.m3u8: \(problem)")
+            }
+        }
     }
 
     /// Checks an audio rendition (EXT-X-MEDIA) of a pushed multivariant playlist.

@@ -1,13 +1,19 @@
-/// The segment container: fragmented MP4 (CMAF) or MPEG-TS.
+/// The segment container: fragmented MP4 (CMAF) or MPEG-TS for pictures and sound, and WebVTT
+/// for a channel's captions (never a choice of `--format`: see ``mediaFormats``).
 public enum ContainerFormat: String, Sendable, CaseIterable {
     case fmp4
     case ts
+    case webVTT = "webvtt"
+
+    /// What pictures and sound can be packaged in.
+    public static let mediaFormats: [ContainerFormat] = [.fmp4, .ts]
 
     /// The file extension of media segments.
     public var segmentExtension: String {
         switch self {
         case .fmp4: "m4s"
         case .ts: "ts"
+        case .webVTT: "vtt"
         }
     }
 
@@ -16,6 +22,7 @@ public enum ContainerFormat: String, Sendable, CaseIterable {
         switch self {
         case .fmp4: "video/mp4"
         case .ts: "video/mp2t"
+        case .webVTT: "text/vtt"
         }
     }
 
@@ -23,7 +30,7 @@ public enum ContainerFormat: String, Sendable, CaseIterable {
     public var playlistVersion: Int {
         switch self {
         case .fmp4: 6
-        case .ts: 3
+        case .ts, .webVTT: 3
         }
     }
 

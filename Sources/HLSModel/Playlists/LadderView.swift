@@ -15,11 +15,14 @@ public struct LadderView: Sendable, Equatable {
         public var audioChannels: Int?
         /// Its I-frame playlist's entry; nil when it has none (sound, TS).
         public var iFrameStream: MultivariantPlaylist.IFrameStream?
+        /// Set for the captions: their language and name.
+        public var captions: Rendition.Captions?
 
         public init(
             id: String, variant: MultivariantPlaylist.Variant, lastMSN: Int?, lastPart: Int?, audioChannels: Int? = nil,
-            iFrameStream: MultivariantPlaylist.IFrameStream? = nil
+            iFrameStream: MultivariantPlaylist.IFrameStream? = nil, captions: Rendition.Captions? = nil
         ) {
+            self.captions = captions
             self.iFrameStream = iFrameStream
             self.id = id
             self.variant = variant
@@ -56,6 +59,9 @@ public struct LadderView: Sendable, Equatable {
     /// The GROUP-ID of the audio rendition.
     public static let audioGroup = "audio"
 
+    /// The GROUP-ID of the captions.
+    public static let subtitlesGroup = "subs"
+
     /// One EXT-X-STREAM-INF per video rendition; with an audio rendition, each names it as its
     /// `AUDIO` group and counts its rate and codec as its own (what a player fetches to play it).
     /// Then each video rendition's EXT-X-I-FRAME-STREAM-INF.
@@ -79,23 +85,32 @@ public struct LadderView: Sendable, Equatable {
         return variants
     }
 
+    /// The video renditions' variants; with an audio rendition, each names it as its `AUDIO` group
+    /// and counts its rate and codec as its own; with captions, each names them (`SUBTITLES`).
     private var unorderedPlaylist: MultivariantPlaylist {
-        guard let audio = entries.first(where: { $0.audioChannels != nil }) else {
-            return MultivariantPlaylist(version: version, variants: entries.map(\.variant))
-        }
-        let variants = entries.filter { $0.audioChannels == nil }.map { entry in
+        let audio = entries.first { $0.audioChannels != nil }
+        let captions = entries.first { $0.captions != nil }
+        let variants = entries.filter { $0.audioChannels == nil && $0.captions == nil }.map { entry in
             var variant = entry.variant
-            variant.bandwidth += audio.variant.bandwidth
-            variant.averageBandwidth += audio.variant.averageBandwidth
-            variant.codecs += audio.variant.codecs
-            variant.audioGroup = Self.audioGroup
+            if let audio {
+                variant.bandwidth += audio.variant.bandwidth
+                variant.averageBandwidth += audio.variant.averageBandwidth
+                variant.codecs += audio.variant.codecs
+                variant.audioGroup = Self.audioGroup
+            }
+            if captions != nil { variant.subtitlesGroup = Self.subtitlesGroup }
             return variant
         }
         return MultivariantPlaylist(
             version: version, variants: variants,
-            audio: [
-                .init(groupID: Self.audioGroup, name: "Sound", uri: audio.variant.uri, channels: audio.audioChannels)
-            ])
+            audio: audio.map {
+                [.init(groupID: Self.audioGroup, name: "Sound", uri: $0.variant.uri, channels: $0.audioChannels)]
+            } ?? [],
+            subtitles: captions.flatMap { entry in
+                entry.captions.map {
+                    [.init(groupID: Self.subtitlesGroup, name: $0.name, language: $0.language, uri: entry.variant.uri)]
+                }
+            } ?? [])
     }
 
     /// EXT-X-RENDITION-REPORT for every rendition but `id`, relative to `id`'s media playlist.
@@ -122,6 +137,7 @@ extension Timeline {
         return LadderView.Entry(
             id: rendition.id, variant: variant(uri: LadderView.playlistURI(of: rendition.id)), lastMSN: edge.msn,
             lastPart: edge.part, audioChannels: rendition.audioChannels,
-            iFrameStream: iFrameStream(uri: LadderView.iFramePlaylistURI(of: rendition.id)))
+            iFrameStream: iFrameStream(uri: LadderView.iFramePlaylistURI(of: rendition.id)),
+            captions: rendition.captions)
     }
 }

@@ -14,11 +14,14 @@ public struct MultivariantPlaylist: Sendable, Equatable {
         public var audioGroup: String?
         /// The content-steering pathway (origin) it is served from; nil with one origin.
         public var pathwayID: String?
+        /// The GROUP-ID of the captions it plays with (`SUBTITLES`).
+        public var subtitlesGroup: String?
 
         public init(
             uri: String, bandwidth: Int, averageBandwidth: Int, codecs: [String], width: Int, height: Int,
-            frameRate: Double, audioGroup: String? = nil, pathwayID: String? = nil
+            frameRate: Double, audioGroup: String? = nil, pathwayID: String? = nil, subtitlesGroup: String? = nil
         ) {
+            self.subtitlesGroup = subtitlesGroup
             self.uri = uri
             self.bandwidth = bandwidth
             self.averageBandwidth = averageBandwidth
@@ -44,6 +47,21 @@ public struct MultivariantPlaylist: Sendable, Equatable {
             self.name = name
             self.uri = uri
             self.channels = channels
+        }
+    }
+
+    /// An `EXT-X-MEDIA:TYPE=SUBTITLES` rendition: captions in WebVTT, in a playlist of their own.
+    public struct Subtitles: Sendable, Equatable {
+        public var groupID: String
+        public var name: String
+        public var language: String
+        public var uri: String
+
+        public init(groupID: String, name: String, language: String, uri: String) {
+            self.groupID = groupID
+            self.name = name
+            self.language = language
+            self.uri = uri
         }
     }
 
@@ -84,17 +102,19 @@ public struct MultivariantPlaylist: Sendable, Equatable {
     public var version: Int
     public var variants: [Variant]
     public var audio: [Audio]
+    public var subtitles: [Subtitles]
     public var steering: Steering?
     /// Largest first, as the variants.
     public var iFrameStreams: [IFrameStream]
 
     public init(
-        version: Int, variants: [Variant], audio: [Audio] = [], steering: Steering? = nil,
+        version: Int, variants: [Variant], audio: [Audio] = [], subtitles: [Subtitles] = [], steering: Steering? = nil,
         iFrameStreams: [IFrameStream] = []
     ) {
         self.version = version
         self.variants = variants
         self.audio = audio
+        self.subtitles = subtitles
         self.steering = steering
         self.iFrameStreams = iFrameStreams
     }
@@ -111,6 +131,13 @@ public struct MultivariantPlaylist: Sendable, Equatable {
                 "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"\(audio.groupID)\",NAME=\"\(audio.name)\",DEFAULT=YES,AUTOSELECT=YES"
                     + (audio.channels.map { ",CHANNELS=\"\($0)\"" } ?? "") + ",URI=\"\(audio.uri)\"")
         }
+        // Shown unless the viewer turns them off: many watch muted.
+        for subtitles in subtitles {
+            lines.append(
+                "#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"\(subtitles.groupID)\",NAME=\"\(subtitles.name)\","
+                    + "LANGUAGE=\"\(subtitles.language)\",DEFAULT=YES,AUTOSELECT=YES,FORCED=NO,URI=\"\(subtitles.uri)\""
+            )
+        }
         for variant in variants {
             // What an origin was not told of (a third-party publisher's codecs, size, rate) is left out.
             var attributes = ["BANDWIDTH=\(variant.bandwidth)", "AVERAGE-BANDWIDTH=\(variant.averageBandwidth)"]
@@ -120,6 +147,7 @@ public struct MultivariantPlaylist: Sendable, Equatable {
             }
             if variant.frameRate > 0 { attributes.append("FRAME-RATE=\(MediaPlaylist.decimal(variant.frameRate))") }
             if let group = variant.audioGroup { attributes.append("AUDIO=\"\(group)\"") }
+            if let group = variant.subtitlesGroup { attributes.append("SUBTITLES=\"\(group)\"") }
             if let pathway = variant.pathwayID { attributes.append("PATHWAY-ID=\"\(pathway)\"") }
             lines.append("#EXT-X-STREAM-INF:" + attributes.joined(separator: ","))
             lines.append(variant.uri)
@@ -154,6 +182,9 @@ extension MultivariantPlaylist {
         for index in playlist.audio.indices {
             playlist.audio[index].uri = repoint(playlist.audio[index].uri, from: .mediaPlaylist, to: name)
         }
+        for index in playlist.subtitles.indices {
+            playlist.subtitles[index].uri = repoint(playlist.subtitles[index].uri, from: .mediaPlaylist, to: name)
+        }
         if let iFrames {
             for index in playlist.iFrameStreams.indices {
                 playlist.iFrameStreams[index].uri = repoint(
@@ -171,6 +202,7 @@ extension MultivariantPlaylist {
         var playlist = self
         for index in playlist.variants.indices { playlist.variants[index].uri = add(playlist.variants[index].uri) }
         for index in playlist.audio.indices { playlist.audio[index].uri = add(playlist.audio[index].uri) }
+        for index in playlist.subtitles.indices { playlist.subtitles[index].uri = add(playlist.subtitles[index].uri) }
         for index in playlist.iFrameStreams.indices {
             playlist.iFrameStreams[index].uri = add(playlist.iFrameStreams[index].uri)
         }
@@ -187,6 +219,7 @@ extension MultivariantPlaylist {
         var version = 1
         var variants: [Variant] = []
         var audio: [Audio] = []
+        var subtitles: [Subtitles] = []
         var iFrameStreams: [IFrameStream] = []
         var index = 1
         while index < lines.count {
@@ -200,6 +233,13 @@ extension MultivariantPlaylist {
                         Audio(
                             groupID: group, name: attributes["NAME"] ?? group, uri: uri,
                             channels: attributes["CHANNELS"].flatMap { Int($0.prefix { $0 != "/" }) }))
+                }
+                if attributes["TYPE"] == "SUBTITLES", let group = attributes["GROUP-ID"], let uri = attributes["URI"] {
+                    subtitles.append(
+                        Subtitles(
+                            groupID: group, name: attributes["NAME"] ?? group,
+                            language: attributes["LANGUAGE"] ?? "und",
+                            uri: uri))
                 }
             }
             if line.hasPrefix("#EXT-X-I-FRAME-STREAM-INF:") {
@@ -225,7 +265,8 @@ extension MultivariantPlaylist {
         }
         return variants.isEmpty
             ? nil
-            : MultivariantPlaylist(version: version, variants: variants, audio: audio, iFrameStreams: iFrameStreams)
+            : MultivariantPlaylist(
+                version: version, variants: variants, audio: audio, subtitles: subtitles, iFrameStreams: iFrameStreams)
     }
 
     private static func variant(attributes text: Substring, uri: String) -> Variant? {
@@ -238,6 +279,7 @@ extension MultivariantPlaylist {
             averageBandwidth: attributes["AVERAGE-BANDWIDTH"].flatMap { Int($0) } ?? bandwidth, codecs: codecs,
             width: size.count == 2 ? max(0, size[0]) : 0, height: size.count == 2 ? max(0, size[1]) : 0,
             frameRate: attributes["FRAME-RATE"].flatMap { Double($0) }.map { max(0, min($0, 1000)) } ?? 0,
-            audioGroup: attributes["AUDIO"], pathwayID: attributes["PATHWAY-ID"])
+            audioGroup: attributes["AUDIO"], pathwayID: attributes["PATHWAY-ID"],
+            subtitlesGroup: attributes["SUBTITLES"])
     }
 }

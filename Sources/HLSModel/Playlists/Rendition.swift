@@ -17,8 +17,47 @@ public struct Rendition: Sendable, Equatable {
     /// Sound only: the audio rendition a ladder's video renditions share (`EXT-X-MEDIA`), with this
     /// many channels.
     public var audioChannels: Int?
+    /// Captions only: the channel's subtitle rendition (`EXT-X-MEDIA:TYPE=SUBTITLES`), WebVTT.
+    public var captions: Captions?
+
+    /// What the multivariant playlist says of a subtitle rendition: `LANGUAGE` (an RFC 5646 tag)
+    /// and `NAME`.
+    public struct Captions: Sendable, Equatable {
+        public var language: String
+        public var name: String
+
+        public init(language: String, name: String) {
+            self.language = language
+            self.name = name
+        }
+
+        /// Why they cannot be said in a multivariant playlist, or nil: `language` a tag of two or
+        /// three letters and optional parts after `-` (`en`, `pt-BR`), and `name` 1 to 64
+        /// characters without double quotes or control characters.
+        public var problem: String? {
+            let subtags = language.split(separator: "-", omittingEmptySubsequences: false)
+            let isTag =
+                language.utf8.count <= 35 && (2...3).contains(subtags[0].count)
+                && subtags[0].allSatisfy { $0.isASCII && $0.isLetter }
+                && subtags.dropFirst().allSatisfy {
+                    (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+                }
+            if !isTag {
+                return "the captions' language \(language) is not a language tag: two or three letters, then "
+                    + "optional parts after '-' (en, de, pt-BR)"
+            }
+            if name.isEmpty || name.count > 64 || name.contains("\"")
+                || name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            {
+                return "the captions' name is 1 to 64 characters, without double quotes or control characters"
+            }
+            return nil
+        }
+    }
 
     public var isAudioOnly: Bool { audioChannels != nil }
+    /// Neither pictures nor sound: a player's subtitle track.
+    public var isCaptions: Bool { captions != nil }
 
     public init(
         id: String = Rendition.singleID, width: Int, height: Int, fps: Int, videoBitrate: Int, audioBitrate: Int,
@@ -47,6 +86,17 @@ public struct Rendition: Sendable, Equatable {
 
     /// The folder of a ladder's audio rendition, a name no video rendition can have.
     public static let audioID = "audio"
+
+    /// A channel's captions, in WebVTT: its id is its folder.
+    public static func captions(_ captions: Captions) -> Rendition {
+        var rendition = Rendition(
+            id: captionsID, width: 0, height: 0, fps: 0, videoBitrate: 0, audioBitrate: 0, codecs: [])
+        rendition.captions = captions
+        return rendition
+    }
+
+    /// The folder of a channel's captions, a name no video rendition can have.
+    public static let captionsID = "captions"
 
     /// Bits per second to announce until segments have been measured: the targets plus container overhead.
     public var estimatedBitrate: Int { (videoBitrate + audioBitrate) * 11 / 10 }

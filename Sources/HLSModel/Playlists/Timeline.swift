@@ -144,13 +144,19 @@ public struct Timeline: Sendable {
     /// Lists the segment built from the parts so far, slides the window, and lets go of what has
     /// been out of it for its availability duration. Its duration is that of its parts, unless
     /// `duration` says better (an origin's parts carry the rounded durations of a pushed playlist).
-    public mutating func closeSegment(programDateTime: Int64, duration stated: Double? = nil) -> Publication {
+    /// Its bytes are its parts' one after the other, unless `whole` gives them (a WebVTT segment is
+    /// one file of its own, not its parts joined).
+    public mutating func closeSegment(
+        programDateTime: Int64, duration stated: Double? = nil, whole: [UInt8]? = nil
+    ) -> Publication {
         let parts = openParts
         // Sized once: a joined sequence of unknown length would grow by doubling, and a segment
         // held for half a minute would keep up to twice its bytes.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(parts.reduce(0) { $0 + $1.bytes.count })
-        for part in parts { bytes += part.bytes }
+        var bytes: [UInt8] = whole ?? []
+        if whole == nil {
+            bytes.reserveCapacity(parts.reduce(0) { $0 + $1.bytes.count })
+            for part in parts { bytes += part.bytes }
+        }
         let duration = stated ?? parts.reduce(0) { $0 + $1.duration }
         measure(bytes: bytes.count, duration: duration)
         return list(

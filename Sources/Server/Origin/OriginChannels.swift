@@ -400,7 +400,11 @@ public final class OriginChannels: Sendable {
         let groups = Set(playlist.variants.compactMap(\.audioGroup))
         let sound = playlist.audio.first { groups.contains($0.groupID) }
         let soundID = try sound.map { audio throws(IngestAssembler.Refusal) in try folder(of: audio.uri) }
-        let all = ids + (soundID.map { [$0] } ?? [])
+        // The captions, in a rendition of their own the video renditions name (EXT-X-MEDIA).
+        let captionGroups = Set(playlist.variants.compactMap(\.subtitlesGroup))
+        let captions = playlist.subtitles.first { captionGroups.contains($0.groupID) }
+        let captionsID = try captions.map { captions throws(IngestAssembler.Refusal) in try folder(of: captions.uri) }
+        let all = ids + (soundID.map { [$0] } ?? []) + (captionsID.map { [$0] } ?? [])
         guard Set(all).count == all.count else { throw .badRequest("index.m3u8 lists a rendition twice") }
         guard all.count <= Self.maximumRenditions else {
             throw .full("index.m3u8 lists \(all.count) renditions; an origin takes \(Self.maximumRenditions)")
@@ -429,6 +433,15 @@ public final class OriginChannels: Sendable {
                     codecs: playlist.variants.first?.codecs.filter(isAudio) ?? [], width: 0, height: 0, frameRate: 0),
                 audioChannels: sound.channels ?? 2)
             channel.feeds[soundID] = rendition
+        }
+        if let captions, let captionsID {
+            var rendition = feed(captionsID)
+            rendition.assembler.describe(
+                MultivariantPlaylist.Variant(
+                    uri: captions.uri, bandwidth: 1, averageBandwidth: 0, codecs: [], width: 0, height: 0,
+                    frameRate: 0),
+                captions: Rendition.Captions(language: captions.language, name: captions.name))
+            channel.feeds[captionsID] = rendition
         }
         if channel.ladder != all {
             channel.ladder = all
