@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from browser import OtherOrigin, start_chromium
+from browser import OtherOrigin, player_status, start_chromium
+from edges import Origin
 from harness import Publisher, fetch, ffprobe, wait_until
 from hls_rules import MediaPlaylist, check_media_playlist, check_multivariant, to_ms
 from test_players import PLAYERS, START, TIME_CODE
@@ -336,5 +337,48 @@ def test_a_captioner_that_fails_is_an_event_and_the_broadcast_goes_on(command, s
                        interval=0.2, what=f"{name} to go on")
         assert publisher.process.poll() is None
         assert publisher.stop() == 0
+    finally:
+        publisher.kill()
+
+
+def test_captions_pushed_to_an_origin_are_served_rewound_and_recorded_there(tmp_path):
+    origin = Origin("--dvr", "1m", "--dvr-dir", str(tmp_path / "dvr"), "--record", str(tmp_path / "rec"))
+    publisher = Publisher("--captions", "--size", "640x360", "--control-token", TOKEN, *origin.push_arguments())
+    try:
+        wait_until(lambda: (r := fetch(f"{origin.base}/live/demo/captions/media.m3u8")) and "#EXTINF" in r.text, 30,
+                   what="the captions at the origin")
+        index = fetch(f"{origin.base}/live/demo/index.m3u8").text
+        assert 'TYPE=SUBTITLES,GROUP-ID="subs",NAME="English",LANGUAGE="en"' in index and 'SUBTITLES="subs"' in index
+        assert post_captions(publisher, {"text": "Heard at the origin", "duration": 2}).status == 201
+
+        def listed(playlist):
+            text = fetch(f"{origin.base}/live/demo/captions/{playlist}").text
+            return "".join(fetch(f"{origin.base}/live/demo/captions/{s['uri']}").text
+                           for s in MediaPlaylist(text).segments[-4:])
+        wait_until(lambda: "Heard at the origin" in listed("media.m3u8"), 15, interval=0.3, what="the caption live")
+        wait_until(lambda: "Heard at the origin" in listed("dvr-media.m3u8"), 15, interval=0.3,
+                   what="the caption in the rewind window")
+        assert 'URI="captions/dvr-media.m3u8"' in fetch(f"{origin.base}/live/demo/dvr.m3u8").text
+        assert publisher.stop() == 0
+        wait_until(lambda: any("Heard at the origin" in f.read_text() for f in tmp_path.glob("rec/demo/*/captions/*.vtt")),
+                   20, interval=0.3, what="the caption in the origin's recording")
+        recording = next(tmp_path.glob("rec/demo/*/index.m3u8")).read_text()
+        assert 'URI="captions/media.m3u8"' in recording
+    finally:
+        publisher.kill()
+        origin.stop()
+
+
+def test_the_watch_page_plays_a_channel_with_captions(page):
+    publisher = Publisher("--captions", "--size", "640x360", "--segment-duration", "1")
+    try:
+        wait_until(lambda: (r := publisher.get("main/media.m3u8")) and r.text.count("#EXTINF") >= 3, 30,
+                   what="three segments")
+        page.get(f"{publisher.base}/watch/demo")
+        wait_until(lambda: player_status(page)["time"] > 0.1, 30, interval=0.1, what="playback to start")
+        started = player_status(page)["time"]
+        wait_until(lambda: player_status(page)["time"] > started + 1.5, 5, interval=0.1, what="1.5 s played")
+        assert player_status(page)["problem"] is None
+        page.get("about:blank")
     finally:
         publisher.kill()
