@@ -27,6 +27,26 @@ import { KeyframePreview } from "./player/keyframes.js";
         showState();
     });
 
+    // CC: shown once the stream has captions (a subtitle track, the player's or the browser's own
+    // HLS's); it shows or hides them.
+    const captionsButton = $("captions");
+    const subtitleTracks = () =>
+        Array.from(player.video.textTracks).filter((t) => t.kind === "subtitles" || t.kind === "captions");
+    let captionsOn = true;
+    captionsButton.addEventListener("click", () => {
+        captionsOn = !captionsOn;
+        captionsButton.setAttribute("aria-pressed", String(captionsOn));
+        for (const track of subtitleTracks()) track.mode = captionsOn ? "showing" : "hidden";
+    });
+    setInterval(() => {
+        const tracks = subtitleTracks();
+        captionsButton.hidden = tracks.length === 0;
+        for (const track of tracks) {
+            const wanted = captionsOn ? "showing" : "hidden";
+            if (track.mode !== wanted) track.mode = wanted;
+        }
+    }, 500);
+
     setInterval(() => {
         const latency = player.latency();
         $("latency").textContent = latency === null || player.state !== "live" ? "–" : latency.toFixed(1) + " s";

@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from browser import OtherOrigin, player_status, start_chromium
+from selenium.webdriver.common.by import By
+
+from browser import OtherOrigin, player_status, save_screenshot, start_chromium, time_code_reader
 from edges import Origin
 from harness import Publisher, fetch, ffprobe, wait_until
 from hls_rules import MediaPlaylist, check_media_playlist, check_multivariant, to_ms
@@ -369,16 +371,41 @@ def test_captions_pushed_to_an_origin_are_served_rewound_and_recorded_there(tmp_
         origin.stop()
 
 
-def test_the_watch_page_plays_a_channel_with_captions(page):
-    publisher = Publisher("--captions", "--size", "640x360", "--segment-duration", "1")
+# "auto": Chromium has an HLS of its own, which shows no captions; the page plays a channel with
+# captions in its own engine.
+@pytest.mark.parametrize("engine", ["mse", "auto"])
+def test_the_watch_page_shows_captions_behind_its_cc_button(page, engine):
+    publisher = Publisher("--captions", "--size", "640x360", "--segment-duration", "1", "--control-token", TOKEN)
     try:
         wait_until(lambda: (r := publisher.get("main/media.m3u8")) and r.text.count("#EXTINF") >= 3, 30,
                    what="three segments")
-        page.get(f"{publisher.base}/watch/demo")
+        page.get(f"{publisher.base}/watch/demo?engine={engine}")
         wait_until(lambda: player_status(page)["time"] > 0.1, 30, interval=0.1, what="playback to start")
-        started = player_status(page)["time"]
-        wait_until(lambda: player_status(page)["time"] > started + 1.5, 5, interval=0.1, what="1.5 s played")
-        assert player_status(page)["problem"] is None
+        assert player_status(page)["engine"] == "mse"
+        button = page.find_element(By.ID, "captions")
+        wait_until(button.is_displayed, 10, interval=0.2, what="the CC button")
+        assert button.get_attribute("aria-pressed") == "true"
+        shown = time_code_reader(page)
+        said = []
+        showing = """return Array.from(window.onair.video.textTracks)
+            .filter((t) => t.kind === "subtitles" && t.mode === "showing")
+            .flatMap((t) => Array.from(t.activeCues || []).map((c) => c.text))"""
+
+        def caption_on_screen():
+            answer = post_captions(publisher, {"text": f"Watch {len(said) + 1}", "duration": 1.5})
+            said.append((json.loads(answer.text)["cues"][0], time.time()))
+            texts = page.execute_script(showing)
+            return [(text, shown()) for text in texts if text.startswith("Watch ")]
+        # One caption after another, until the picture of the moment one was said shows with it.
+        seen = wait_until(lambda: (s := caption_on_screen()) and s, 30, interval=1.6, what="a caption on screen")
+        times = {cue["text"]: (to_seconds(cue["start"]), to_seconds(cue["end"])) for cue, _ in said}
+        for text, code in seen:
+            start, end = times[text]
+            assert code is not None and start - 0.5 <= code <= end + 0.5, (text, start, end, code)
+        save_screenshot(page, f"watch-captions-{engine}.png")
+        button.click()
+        assert button.get_attribute("aria-pressed") == "false"
+        wait_until(lambda: page.execute_script(showing) == [], 5, interval=0.2, what="the captions hidden")
         page.get("about:blank")
     finally:
         publisher.kill()

@@ -3,6 +3,7 @@
 
 import { get, sleep } from "./network.js";
 import { audioCodecs, videoCodecs } from "./playlists.js";
+import { CaptionTrack } from "./caption-track.js";
 import { SoundTrack } from "./sound-track.js";
 import { idle, sourceBufferDone } from "./source-buffers.js";
 import { follows, isAfter, mediaUnits } from "./units.js";
@@ -81,6 +82,12 @@ export class Feeding {
                     const sound = audioCodecs((this.variant && this.variant.codecs) || "") || "mp4a.40.2";
                     this.sound = new SoundTrack(this, this.soundURI, sound);
                     this.sound.run(generation);
+                }
+                // One text track for the player's life: the video keeps its tracks across restarts.
+                if (this.subtitles) {
+                    if (!this.captions) this.captions = new CaptionTrack(this, this.subtitles);
+                    this.captions.uri = this.subtitles.uri;
+                    this.captions.run(generation);
                 }
             }
             while (this.running && generation === this.generation) {

@@ -118,9 +118,10 @@ export class Following {
             this.setState("waiting");
             return;
         }
-        if (!this.attached && this.wanted === "auto" && (playlist.partTarget || this.variants.length > 1) && this.canUseMSE()) {
+        if (!this.attached && this.wanted === "auto" && (playlist.partTarget || this.variants.length > 1 || this.subtitles) && this.canUseMSE()) {
             // A Low-Latency channel: this player plays its parts; the browser's own HLS may not.
             // Several variants: this player steps down before the buffer runs dry; the browser's may not.
+            // Captions: this player shows them; Chromium's own HLS does not.
             this.engine = "mse";
         }
         if (!this.attached && this.canStart(playlist)) this.attach();

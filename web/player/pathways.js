@@ -2,7 +2,7 @@
 // and the player's moves between them (content steering, failing over when one dies).
 
 import { get } from "./network.js";
-import { parseSound, parseSteering, parseVariants, playableVariants } from "./playlists.js";
+import { parseSound, parseSteering, parseSubtitles, parseVariants, playableVariants } from "./playlists.js";
 
 /** Whether this browser's Media Source Extensions decode `codecs`; without them, the browser's own HLS picks. */
 function canPlay(codecs) {
@@ -63,6 +63,7 @@ export class Pathways {
         this.variants = playableVariants(
             this.pathway ? all.filter((variant) => variant.pathway === this.pathway) : all, canPlay);
         this.soundURI = parseSound(text, base, this.pathway);
+        this.subtitles = parseSubtitles(text, base, this.pathway);
     }
 
     /**
@@ -90,8 +91,10 @@ export class Pathways {
         const { text, base } = this.variantText;
         this.variants = playableVariants(parseVariants(text, base).filter((variant) => variant.pathway === id), canPlay);
         this.soundURI = parseSound(text, base, id);
+        this.subtitles = parseSubtitles(text, base, id);
         if (this.variant) this.variant = this.variants[Math.min(this.level, this.variants.length - 1)];
         if (this.sound && this.soundURI) this.sound.uri = this.soundURI;
+        if (this.captions && this.subtitles) this.captions.uri = this.subtitles.uri;
         // The browser's HLS starts again on the twin, at the next reload.
         if (this.engine === "native" && this.attached && this.playlistURL === this.liveURL) this.detach();
     }

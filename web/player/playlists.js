@@ -152,6 +152,24 @@ export function parseSound(text, base, pathway) {
     return null;
 }
 
+/**
+ * The captions of a multivariant playlist (an `EXT-X-MEDIA` subtitle rendition named by the
+ * variants' `SUBTITLES`): their address, name and language, or null.
+ */
+export function parseSubtitles(text, base, pathway) {
+    const lines = text.split(/\r?\n/);
+    const variantLines = lines.filter((l) => l.startsWith("#EXT-X-STREAM-INF:") && (!pathway || attribute(l, "PATHWAY-ID") === pathway));
+    const groups = new Set(variantLines.map((l) => attribute(l, "SUBTITLES")));
+    for (const line of lines) {
+        if (!line.startsWith("#EXT-X-MEDIA:") || attribute(line, "TYPE") !== "SUBTITLES") continue;
+        const uri = attribute(line, "URI");
+        if (uri && groups.has(attribute(line, "GROUP-ID"))) {
+            return { uri: new URL(uri, base).href, name: attribute(line, "NAME") || "Captions", language: attribute(line, "LANGUAGE") || "" };
+        }
+    }
+    return null;
+}
+
 /** `EXT-X-CONTENT-STEERING`: the steering manifest's address and the pathway to start on, or null. */
 export function parseSteering(text, base) {
     const line = text.split(/\r?\n/).find((l) => l.startsWith("#EXT-X-CONTENT-STEERING:"));
