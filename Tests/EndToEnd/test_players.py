@@ -35,7 +35,7 @@ START = {
     "shaka": ("shaka-player-4.16.44.compiled.js", """
         shaka.polyfill.installAll();
         (async () => {
-            const player = new shaka.Player();
+            const player = window.shakaPlayer = new shaka.Player();
             player.addEventListener("error", (event) => failed("shaka " + event.detail.code, event.detail.severity === 2));
             await player.attach(video);
             player.configure({streaming: {lowLatencyMode: true}});
@@ -46,13 +46,15 @@ START = {
     "video.js": ("video-8.16.1.min.js", """
         const element = document.createElement("video-js");
         video.replaceWith(element);
-        const player = videojs(element, {muted: true, html5: {vhs: {overrideNative: true, llhls: true}}});
+        const player = window.vjsPlayer = videojs(element, {muted: true, html5: {vhs: {overrideNative: true, llhls: true}}});
         player.on("error", () => failed("video.js " + JSON.stringify(player.error()), true));
         player.src({src: SOURCE, type: "application/x-mpegURL"});"""),
 }
 
 
-def page_for(name, source):
+def page_for(name, source, setup="", sampled="video.videoHeight"):
+    """A page on another site playing `source` in player `name`, sampling every 0.1 s. `setup`:
+    script run after the player starts; `sampled`: the sample's last field (the picture's height)."""
     build, start = START[name]
     return OtherOrigin(f"""<!doctype html><body style="margin:0">
 <video muted autoplay playsinline width="640" height="360"></video>
@@ -66,14 +68,15 @@ window.errors = [];
 window.samples = [];
 function failed(what, fatal) {{ window.errors.push(what + (fatal ? " (fatal)" : "")); }}
 {start}
+{setup}
 // Every 0.1 s: when (s), where the player is (s), the time code on the picture (s, or null) and
-// the picture's height.
+// `sampled`.
 const canvas = document.createElement("canvas");
 setInterval(() => {{
     const video = document.querySelector("video");  // Video.js plays in a <video> of its own
     if (video.paused) video.play().catch(() => {{}});
     const code = OnairTimeCode.read(video, canvas);
-    window.samples.push([Date.now() / 1000, video.currentTime, code === null ? null : code / 1000, video.videoHeight]);
+    window.samples.push([Date.now() / 1000, video.currentTime, code === null ? null : code / 1000, {sampled}]);
 }}, 100);
 </script>""")
 

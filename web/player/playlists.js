@@ -137,19 +137,24 @@ export function playableVariants(variants, canPlay) {
 }
 
 /**
+ * The `EXT-X-MEDIA` line of a rendition of `type` (AUDIO, SUBTITLES) with a URI, in a group the
+ * variants (of `pathway`, with twins) name in their `type` attribute; null when there is none.
+ */
+function renditionLine(text, pathway, type) {
+    const lines = text.split(/\r?\n/);
+    const variantLines = lines.filter((l) => l.startsWith("#EXT-X-STREAM-INF:") && (!pathway || attribute(l, "PATHWAY-ID") === pathway));
+    const groups = new Set(variantLines.map((l) => attribute(l, type)));
+    const named = (line) => attribute(line, "TYPE") === type && attribute(line, "URI") && groups.has(attribute(line, "GROUP-ID"));
+    return lines.find((line) => line.startsWith("#EXT-X-MEDIA:") && named(line)) || null;
+}
+
+/**
  * The sound of a multivariant playlist when it has a playlist of its own (an `EXT-X-MEDIA`
  * audio rendition with a URI, named by the variants' `AUDIO`): its address, or null.
  */
 export function parseSound(text, base, pathway) {
-    const lines = text.split(/\r?\n/);
-    const variantLines = lines.filter((l) => l.startsWith("#EXT-X-STREAM-INF:") && (!pathway || attribute(l, "PATHWAY-ID") === pathway));
-    const groups = new Set(variantLines.map((l) => attribute(l, "AUDIO")));
-    for (const line of lines) {
-        if (!line.startsWith("#EXT-X-MEDIA:") || attribute(line, "TYPE") !== "AUDIO") continue;
-        const uri = attribute(line, "URI");
-        if (uri && groups.has(attribute(line, "GROUP-ID"))) return new URL(uri, base).href;
-    }
-    return null;
+    const line = renditionLine(text, pathway, "AUDIO");
+    return line ? new URL(attribute(line, "URI"), base).href : null;
 }
 
 /**
@@ -157,17 +162,9 @@ export function parseSound(text, base, pathway) {
  * variants' `SUBTITLES`): their address, name and language, or null.
  */
 export function parseSubtitles(text, base, pathway) {
-    const lines = text.split(/\r?\n/);
-    const variantLines = lines.filter((l) => l.startsWith("#EXT-X-STREAM-INF:") && (!pathway || attribute(l, "PATHWAY-ID") === pathway));
-    const groups = new Set(variantLines.map((l) => attribute(l, "SUBTITLES")));
-    for (const line of lines) {
-        if (!line.startsWith("#EXT-X-MEDIA:") || attribute(line, "TYPE") !== "SUBTITLES") continue;
-        const uri = attribute(line, "URI");
-        if (uri && groups.has(attribute(line, "GROUP-ID"))) {
-            return { uri: new URL(uri, base).href, name: attribute(line, "NAME") || "Captions", language: attribute(line, "LANGUAGE") || "" };
-        }
-    }
-    return null;
+    const line = renditionLine(text, pathway, "SUBTITLES");
+    if (!line) return null;
+    return { uri: new URL(attribute(line, "URI"), base).href, name: attribute(line, "NAME") || "Captions", language: attribute(line, "LANGUAGE") || "" };
 }
 
 /** `EXT-X-CONTENT-STEERING`: the steering manifest's address and the pathway to start on, or null. */

@@ -74,4 +74,60 @@ import Testing
         #expect(cue == Cue(start: 10.25, end: 12, text: "Hi"))
         #expect(Caption(cue, anchor: 1_795_000_000_000) == caption)
     }
+
+    @Test func aCaptionsRenditionIsSaidInTheMultivariantPlaylistAndReadBack() {
+        let ladder = LadderView(
+            entries: [
+                LadderView.Entry(
+                    id: "main",
+                    variant: .init(
+                        uri: "main/media.m3u8", bandwidth: 900_000, averageBandwidth: 800_000,
+                        codecs: ["avc1.64001e", "mp4a.40.2"], width: 640, height: 360, frameRate: 30),
+                    lastMSN: 4, lastPart: nil),
+                LadderView.Entry(
+                    id: "captions",
+                    variant: .init(
+                        uri: "captions/media.m3u8", bandwidth: 1, averageBandwidth: 1, codecs: [], width: 0, height: 0,
+                        frameRate: 0),
+                    lastMSN: 4, lastPart: nil, captions: .init(language: "pt-BR", name: "Brazilian Portuguese")),
+            ], version: 6)
+        let playlist = ladder.multivariantPlaylist
+        #expect(
+            playlist.render() == """
+                #EXTM3U
+                #EXT-X-VERSION:6
+                #EXT-X-INDEPENDENT-SEGMENTS
+                #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="Brazilian Portuguese",LANGUAGE="pt-BR",DEFAULT=YES,AUTOSELECT=YES,FORCED=NO,URI="captions/media.m3u8"
+                #EXT-X-STREAM-INF:BANDWIDTH=900000,AVERAGE-BANDWIDTH=800000,CODECS="avc1.64001e,mp4a.40.2",RESOLUTION=640x360,FRAME-RATE=30.000,SUBTITLES="subs"
+                main/media.m3u8
+
+                """)
+        #expect(MultivariantPlaylist.parse(playlist.render()) == playlist)
+        #expect(playlist.pointing(to: .dvrMediaPlaylist).subtitles.map(\.uri) == ["captions/dvr-media.m3u8"])
+    }
+
+    @Test func aCaptionsLanguageIsATagAndItsNameAQuotableString() {
+        #expect(Rendition.Captions(language: "en", name: "English").problem == nil)
+        #expect(Rendition.Captions(language: "zh-Hant-TW", name: "Chinese (Taiwan)").problem == nil)
+        for language in ["e", "english", "en_US", "en-", "ç", ""] {
+            #expect(
+                Rendition.Captions(language: language, name: "x").problem
+                    == "the captions' language \(language) is not a language tag: two or three letters, then "
+                    + "optional parts after '-' (en, de, pt-BR)")
+        }
+        for name in ["", "say \"hi\"", "a\nb", String(repeating: "x", count: 65)] {
+            #expect(
+                Rendition.Captions(language: "en", name: name).problem
+                    == "the captions' name is 1 to 64 characters, without double quotes or control characters")
+        }
+    }
+
+    @Test func onlyUTF8TextThatStartsWithItsSignatureIsTakenAsWebVTT() {
+        #expect(WebVTTFile.looksLikeOne(Array("WEBVTT\n\n".utf8)))
+        #expect(WebVTTFile.looksLikeOne(Array("\u{FEFF}WEBVTT - a title\n".utf8)))
+        #expect(WebVTTFile.looksLikeOne(Array("WEBVTT".utf8)))
+        #expect(!WebVTTFile.looksLikeOne(Array("WEBVTTX\n".utf8)))
+        #expect(!WebVTTFile.looksLikeOne(Array("<html>".utf8)))
+        #expect(!WebVTTFile.looksLikeOne([0x57, 0x45, 0x42, 0x56, 0x54, 0x54, 0x0A, 0xFF, 0xFE]))
+    }
 }
