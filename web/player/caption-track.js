@@ -28,20 +28,22 @@ export class CaptionTrack {
                 const response = await get(player.withSession(this.uri), 4 * player.targetDuration());
                 if (!response.ok) throw new Error("captions playlist: HTTP " + response.status);
                 const playlist = parseMediaPlaylist(await response.text(), response.url);
-                // The newest few: older ones were played long ago.
-                for (const segment of playlist.segments.slice(-4)) {
-                    if (this.fetched.has(segment.uri) || generation !== player.generation) continue;
+                // Live: the newest few (older ones were played long ago). A recording: all of them,
+                // a few at a time from its start.
+                const unread = playlist.segments.filter((segment) => !this.fetched.has(segment.uri));
+                for (const segment of playlist.ended ? unread.slice(0, 8) : unread.slice(-4)) {
+                    if (generation !== player.generation) return;
                     const file = await get(player.withSession(segment.uri), 2 * player.targetDuration());
-                    if (!file.ok) continue;
+                    if (!file.ok && !playlist.ended) continue;
                     this.fetched.add(segment.uri);
-                    this.add(parseWebVTT(await file.text()));
+                    if (file.ok) this.add(parseWebVTT(await file.text()));
                 }
-                if (playlist.ended) return;
-                wait = Math.min(1, playlist.targetDuration / 2);
+                if (playlist.ended && unread.length <= 8) return;
+                wait = playlist.ended ? 0 : Math.min(1, playlist.targetDuration / 2);
             } catch (error) {
                 wait = 1;
             }
-            await sleep(wait);
+            if (wait > 0) await sleep(wait);
         }
     }
 
