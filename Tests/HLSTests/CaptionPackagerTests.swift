@@ -19,6 +19,15 @@ import Testing
             try book.add(
                 [Cue(start: 11, end: 12, text: "fine"), Cue(start: 12, end: 13, text: "")], earliest: 10, latest: 20)
         }
+        #expect(
+            throws: CueRefusal(
+                "a caption must end after 10 s, the oldest moment still listed (this one ends at -1e+300 s)")
+        ) {
+            try book.add([Cue(start: -1e300, end: -1e300, text: "far")], earliest: 10, latest: 20)
+        }
+        #expect(throws: CueRefusal("a caption cannot start in the future (1e+300 s from now)")) {
+            try book.add([Cue(start: 1e300, end: 1e300, text: "far")], earliest: 10, latest: 20)
+        }
         #expect(book.last == nil)
         try book.add(
             [Cue(start: 11, end: 12, text: "one"), Cue(start: 12, end: 13, text: "two")], earliest: 10, latest: 20)

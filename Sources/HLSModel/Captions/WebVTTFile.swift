@@ -40,7 +40,10 @@ public enum WebVTTFile {
     }
 
     /// Seconds with at most three decimals, for messages.
+    /// Any number a captioner writes may reach here (in a refusal): beyond what a broadcast lasts it
+    /// is written as it came, never converted to an integer that cannot hold it.
     public static func seconds(_ value: Double) -> String {
+        guard value.isFinite, abs(value) < 1e12 else { return String(value) }
         let milliseconds = (value * 1000).rounded()
         return milliseconds.truncatingRemainder(dividingBy: 1000) == 0
             ? String(Int64(milliseconds / 1000)) : String(milliseconds / 1000)

@@ -33,6 +33,8 @@ import Testing
         #expect(Cue(start: 1, end: 31.5, text: "x").timeProblem == "a caption lasts at most 30 s (this one 30.5 s)")
         #expect(Cue(start: -1, end: 1, text: "x").timeProblem == "a caption's times must be real moments")
         #expect(Cue(start: .nan, end: 1, text: "x").timeProblem == "a caption's times must be real moments")
+        // Numbers a captioner may write, far out of range, are refused without a trap.
+        #expect(Cue(start: 0, end: 1e300, text: "x").timeProblem == "a caption lasts at most 30 s (this one 1e+300 s)")
     }
 
     @Test func captionsComeInOrderWithAtMostTwoOnScreen() throws {
