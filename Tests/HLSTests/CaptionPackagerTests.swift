@@ -45,6 +45,22 @@ import Testing
         #expect(behind == CaptionBook.kept + 2)
     }
 
+    @Test func aLongCaptionStillCountsOnScreenAfterManyShortOnes() throws {
+        let book = CaptionBook()
+        try book.add([Cue(start: 0, end: 30, text: "the whole talk")], earliest: 0, latest: 100)
+        for number in 0..<100 {
+            let start = 0.1 + Double(number) * 0.2
+            try book.add([Cue(start: start, end: start + 0.1, text: "\(number)")], earliest: 0, latest: 100)
+        }
+        // Beside the long one and a short one: a third on screen.
+        #expect(throws: CueRefusal("at most 2 captions are on screen at once")) {
+            try book.add(
+                [Cue(start: 20.15, end: 20.5, text: "a"), Cue(start: 20.16, end: 20.5, text: "b")], earliest: 0,
+                latest: 100)
+        }
+        #expect(book.last?.text == "99")
+    }
+
     @Test func eachPartListsTheCuesOverItAndALateOneGoesInTheNext() async throws {
         let timeline = Timeline(
             configuration: .init(

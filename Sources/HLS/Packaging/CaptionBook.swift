@@ -21,11 +21,20 @@ public final class CaptionBook: Sendable {
 
     /// Adds `cues` (in order) once each is checked against those before it (``Cue``'s rules, and
     /// ``Swift/Array/check(_:)``), all or none. `earliest`: the media time before which a cue would
-    /// reach no playlist (the oldest listed segment's start); `latest`: the media time now.
+    /// reach no playlist (the oldest listed segment's start); `latest`: the media time now. The
+    /// checks run outside the lock the packaging stage reads through: a request of many cues never
+    /// holds it up.
     public func add(_ cues: [Cue], earliest: Double, latest: Double) throws(CueRefusal) {
-        try state.withLock { (state) throws(CueRefusal) in
-            // A cue on screen lasts at most 30 s: the last few dozen are all that can overlap a new one.
-            var taken = Array(state.cues.suffix(64))
+        for _ in 0..<3 {
+            // What a new cue can overlap: those that started within the longest a cue lasts of the newest.
+            let (recent, count) = state.withLock { state in
+                let newest = state.cues.last?.start ?? 0
+                return (
+                    Array(state.cues.reversed().prefix { $0.start > newest - Cue.maxDuration }.reversed()),
+                    state.dropped + state.cues.count
+                )
+            }
+            var taken = recent
             for cue in cues {
                 if cue.end <= earliest {
                     throw CueRefusal(
@@ -39,13 +48,20 @@ public final class CaptionBook: Sendable {
                 try taken.check(cue)
                 taken.append(cue)
             }
-            state.cues += cues
-            if state.cues.count > Self.kept {
-                let excess = state.cues.count - Self.kept
-                state.cues.removeFirst(excess)
-                state.dropped += excess
+            // Taken as checked, unless others came meanwhile: then checked again against them.
+            let added = state.withLock { state in
+                guard state.dropped + state.cues.count == count else { return false }
+                state.cues += cues
+                if state.cues.count > Self.kept {
+                    let excess = state.cues.count - Self.kept
+                    state.cues.removeFirst(excess)
+                    state.dropped += excess
+                }
+                return true
             }
+            if added { return }
         }
+        throw CueRefusal("captions are coming from several places at once: send these again")
     }
 
     /// The newest cue: where the next must start at or after.
