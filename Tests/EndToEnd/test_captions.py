@@ -8,6 +8,7 @@ caption is posted for "now": a player shows it right when the time code on its s
 caption's start and end."""
 
 import json
+import re
 import subprocess
 import threading
 import time
@@ -23,6 +24,7 @@ from edges import Origin
 from harness import Publisher, fetch, ffprobe, wait_until
 from hls_rules import MediaPlaylist, check_media_playlist, check_multivariant, to_ms
 from test_players import START, page_for
+from test_thumbnail import time_code
 
 TOKEN = "a-token-for-the-captions-test"
 
@@ -350,6 +352,56 @@ def test_captions_pushed_to_an_origin_are_served_rewound_and_recorded_there(tmp_
     finally:
         publisher.kill()
         origin.stop()
+
+
+def test_a_recordings_mp4_has_its_captions_as_a_text_track_in_step_with_the_picture(tmp_path):
+    publisher = Publisher("--captions", "--size", "640x360", "--segment-duration", "1", "--record", str(tmp_path),
+                          "--record-mp4", "--control-token", TOKEN)
+    try:
+        wait_until(lambda: (r := publisher.get("main/media.m3u8")) and r.text.count("#EXTINF") >= 2, 30,
+                   what="two segments")
+        now = time.time()
+
+        def at(seconds):
+            return datetime.fromtimestamp(now + seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+        # Two that overlap (a text track shows one sample at a time: then it holds both), then a
+        # third; said a moment ago, as a captioner's come.
+        cues = [{"text": "<v Ana>Tom &amp; <b>Jerry</b>", "start": at(-2), "end": at(-0.5)},
+                {"text": "<i>Ben</i> too", "start": at(-1.3), "end": at(0.4)},
+                {"text": "Last", "start": at(0.7), "end": at(1.2)}]
+        answer = post_captions(publisher, {"cues": cues})
+        assert answer.status == 201, answer.text
+        wait_until(lambda: to_seconds(MediaPlaylist(publisher.get("main/media.m3u8").text).segments[-1]["pdt"])
+                   > now + 2.5, 20, interval=0.2, what="the captions' time recorded")
+        assert publisher.stop() == 0
+    finally:
+        publisher.kill()
+    (mp4,) = tmp_path.glob("demo/*/recording.mp4")
+    (text,) = [stream for stream in ffprobe(mp4)["streams"] if stream["codec_type"] == "subtitle"]
+    assert text["codec_name"] == "mov_text", text
+    assert text["tags"]["language"] == "eng" and text["tags"]["handler_name"] == "English", text["tags"]
+    # The samples as ffmpeg's mov_text decoder reads them (its SubRip shows the markup as tags).
+    srt = subprocess.run(["ffmpeg", "-v", "error", "-i", str(mp4), "-map", "0:s", "-f", "srt", "-"],
+                         capture_output=True, text=True, check=True).stdout
+    samples = []
+    for block in srt.strip().split("\n\n"):
+        _, times, *lines = block.split("\n")
+        start, end = (sum(float(x) * 60 ** i for i, x in enumerate(reversed(t.replace(",", ".").split(":"))))
+                      for t in times.split(" --> "))
+        samples.append((start, end, re.sub(r"</?font[^>]*>", "", "\n".join(lines))))
+    assert [sample[2] for sample in samples] == [
+        "Ana: Tom & <b>Jerry</b>", "Ana: Tom & <b>Jerry</b>\n<i>Ben</i> too", "<i>Ben</i> too", "Last"], srt
+    # Each sample starts and ends where its captions do, by the picture's own clock: the frame at
+    # a sample's start shows the time its caption was said (one frame, 1/30 s, either way).
+    moments = [(-2, -1.3), (-1.3, -0.5), (-0.5, 0.4), (0.7, 1.2)]
+    for (start, end, words), (said, over) in zip(samples, moments):
+        assert abs((end - start) - (over - said)) < 0.005, (words, start, end)
+        frame = subprocess.run(["ffmpeg", "-v", "error", "-ss", f"{start:.3f}", "-i", str(mp4), "-frames:v", "1",
+                                "-f", "rawvideo", "-pix_fmt", "gray", "-"], capture_output=True, check=True).stdout
+        code = time_code(640, 360, [frame[row * 640:(row + 1) * 640] for row in range(360)])
+        assert code is not None, f"the time code at {start} s"
+        wall = int((now + said) * 1000) & ((1 << 40) - 1)
+        assert abs(((code - wall + (1 << 39)) % (1 << 40)) - (1 << 39)) <= 40, (words, code, wall)
 
 
 def test_the_watch_page_shows_captions_behind_its_cc_button(page):

@@ -78,7 +78,8 @@ extension RecordingExport {
     }
 }
 
-/// The playlists an export reads: the largest picture's, and the sound's when it is apart.
+/// The playlists an export reads: the largest picture's, the sound's when it is apart, and the
+/// captions' when the recording has them.
 struct RecordingTracks {
     struct Track {
         var folder: URL
@@ -87,6 +88,7 @@ struct RecordingTracks {
 
     var picture: Track
     var sound: Track?
+    var captions: (track: Track, language: String, name: String)?
 
     init(recording: URL) throws {
         func track(_ relative: String) throws -> Track {
@@ -107,6 +109,8 @@ struct RecordingTracks {
         sound = try largest.audioGroup.flatMap { group in multivariant.audio.first { $0.groupID == group } }.map {
             try track($0.uri)
         }
+        captions = try largest.subtitlesGroup.flatMap { group in multivariant.subtitles.first { $0.groupID == group } }
+            .map { (try track($0.uri), $0.language, $0.name) }
     }
 }
 
@@ -122,6 +126,9 @@ private final class Remux {
     /// Added to every timestamp from the latest discontinuity on, in seconds.
     private var shift = 0.0
     private var frames = 0
+    /// The shift each picture segment took, by its number: its captions take the same.
+    private var shifts: [Double] = []
+    private var text: (encoder: TimedTextEncoder, stream: Muxer.Stream)?
 
     init(inputs: RecordingTracks, path: String, progress: @escaping (Double) -> Void) {
         self.inputs = inputs
@@ -141,6 +148,7 @@ private final class Remux {
             var first: Double?
             if number < pictures.count {
                 first = try copy(pictures[number], of: inputs.picture, into: output, closingUp: starts, first: nil)
+                shifts.append(first ?? shift)
             }
             if let sound = inputs.sound, number < sounds.count {
                 _ = try copy(sounds[number], of: sound, into: output, closingUp: starts, first: first)
@@ -151,8 +159,36 @@ private final class Remux {
                 lastReport = done
             }
         }
+        try writeCaptions(into: output)
         try output.finish()
         return (end, frames)
+    }
+
+    /// Writes the captions' samples, their times moved as the picture segment each caption segment
+    /// belongs to (the one that starts with it, by the clock) was. A file that cannot be read or
+    /// holds no cue adds none: the export is of what was recorded.
+    private func writeCaptions(into output: Muxer) throws {
+        guard let captions = inputs.captions, let text else { return }
+        let pictures = inputs.picture.playlist.segments
+        var cues: [Cue] = []
+        var number = 0
+        for segment in captions.track.playlist.segments {
+            while number + 1 < shifts.count, pictures[number + 1].programDateTime <= segment.programDateTime + 100 {
+                number += 1
+            }
+            guard number < shifts.count,
+                let bytes = try? RegularFile.read(
+                    captions.track.folder.appendingPathComponent(segment.uri).path,
+                    limit: 1 << 20)
+            else { continue }
+            cues += WebVTTFile.cues(in: String(decoding: bytes, as: UTF8.self)).map {
+                Cue(start: $0.start + shifts[number], end: $0.end + shifts[number], text: $0.text)
+            }
+        }
+        for sample in RecordingCaptions.samples(of: cues) where sample.start < end {
+            let bytes = try text.encoder.sample(dialogue: RecordingCaptions.dialogue(fromWebVTT: sample.text))
+            try output.write(textSample: bytes, to: text.stream, start: max(0, sample.start), end: min(sample.end, end))
+        }
     }
 
     /// Copies one segment's packets; with `closingUp`, first moves the shift so that the segment
@@ -199,6 +235,12 @@ private final class Remux {
             }
         }
         guard streams[.video] != nil else { throw StoreFailure.content("the recording has no picture") }
+        if let captions = inputs.captions {
+            let encoder = try TimedTextEncoder()
+            // An MP4 names a language by its three letters ("eng" for "en"); one it cannot name is "und".
+            let code = Locale.Language(identifier: captions.language).languageCode?.identifier(.alpha3) ?? "und"
+            text = (encoder, try output.addStream(for: encoder, language: code, name: captions.name))
+        }
         for chapter in RecordingExport.chapters(of: inputs.picture.playlist) {
             try output.addChapter(start: chapter.start, end: chapter.end, title: chapter.title)
         }

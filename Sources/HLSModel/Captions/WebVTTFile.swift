@@ -30,6 +30,56 @@ public enum WebVTTFile {
         return after == nil || after == "\n" || after == "\r" || after == " " || after == "\t"
     }
 
+    /// The cues of a WebVTT file, their times as written (a file of this program's has every cue's
+    /// media time; see ``timestampMap``). What is not a cue is passed over: the header, a `NOTE`, a
+    /// block whose timing line does not read, a cue with no text.
+    public static func cues(in text: String) -> [Cue] {
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        var cues: [Cue] = []
+        var index = 0
+        while index < lines.count {
+            guard lines[index].contains("-->"), let (start, end) = timing(lines[index]) else {
+                index += 1
+                continue
+            }
+            var body: [Substring] = []
+            index += 1
+            while index < lines.count, !lines[index].isEmpty {
+                body.append(lines[index])
+                index += 1
+            }
+            if !body.isEmpty { cues.append(Cue(start: start, end: end, text: body.joined(separator: "\n"))) }
+        }
+        return cues
+    }
+
+    /// The start and end of a timing line (`00:00:01.000 --> 00:00:02.500 line:90%`).
+    private static func timing(_ line: Substring) -> (Double, Double)? {
+        let halves = line.split(separator: "-->", maxSplits: 1)
+        guard halves.count == 2, let start = seconds(reading: halves[0].trimmingSpaces),
+            let end = seconds(reading: halves[1].trimmingSpaces.prefix { $0 != " " && $0 != "\t" })
+        else { return nil }
+        return (start, end)
+    }
+
+    /// `[hh:]mm:ss.ttt`, as WebVTT writes a timestamp.
+    static func seconds(reading text: Substring) -> Double? {
+        let fields = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(fields.count), let last = fields.last else { return nil }
+        let parts = last.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 2, parts[1].count == 3,
+            fields.dropLast().allSatisfy({ $0.count >= 2 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            let secs = Int(parts[0]), let thousandths = Int(parts[1]), secs < 60
+        else { return nil }
+        var total = Double(secs) + Double(thousandths) / 1000
+        for (place, field) in fields.dropLast().reversed().enumerated() {
+            guard let value = Int(field.prefix(12)), field.count <= 12, place == 1 || value < 60 else { return nil }
+            total += Double(value) * (place == 0 ? 60 : 3600)
+        }
+        return total
+    }
+
     /// `hh:mm:ss.ttt` (hours past 99 take more digits).
     public static func timestamp(_ seconds: Double) -> String {
         let milliseconds = Int64(max(0, seconds * 1000).rounded())
@@ -74,5 +124,16 @@ public enum WebVTTFile {
             index = text.index(after: index)
         }
         return result
+    }
+}
+
+extension Substring {
+    /// Without its leading and trailing spaces and tabs.
+    fileprivate var trimmingSpaces: Substring {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else {
+            return self[endIndex...]
+        }
+        return self[first...last]
     }
 }

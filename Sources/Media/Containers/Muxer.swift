@@ -72,6 +72,39 @@ public final class Muxer {
         try newStream(copying: input.parameters, timeBase: input.timeBase)
     }
 
+    /// Adds a subtitle stream for `encoder`'s samples, in milliseconds, its `language` (an ISO 639-2
+    /// code, as an MP4 keeps it) and `name` (the track's handler name) with it; its
+    /// samples go in with ``write(textSample:to:start:end:)``. Wraps `avcodec_parameters_from_context`.
+    public func addStream(for encoder: TimedTextEncoder, language: String, name: String) throws(LibavError) -> Stream {
+        let created = try checkAllocation(avformat_new_stream(context, nil), "avformat_new_stream")
+        try check(
+            avcodec_parameters_from_context(created.pointee.codecpar, encoder.context),
+            "avcodec_parameters_from_context")
+        created.pointee.time_base = AVRational(num: 1, den: 1000)
+        av_dict_set(&created.pointee.metadata, "language", language, 0)
+        av_dict_set(&created.pointee.metadata, "handler_name", name, 0)
+        return Stream(index: created.pointee.index)
+    }
+
+    /// Writes one text sample (``TimedTextEncoder/sample(dialogue:)``) shown from `start` to `end`
+    /// (seconds of the file). A gap between samples is the muxer's to fill with an empty one. Wraps
+    /// `av_interleaved_write_frame`.
+    public func write(textSample bytes: [UInt8], to stream: Stream, start: Double, end: Double) throws(LibavError) {
+        let packet = try LibavAllocation(av_packet_alloc(), "av_packet_alloc") { av_packet_free(&$0) }
+        try check(av_new_packet(packet.pointer, Int32(bytes.count)), "av_new_packet")
+        bytes.withUnsafeBufferPointer {
+            if let source = $0.baseAddress { packet.pointer.pointee.data.update(from: source, count: $0.count) }
+        }
+        let milliseconds = { (seconds: Double) in Int64((seconds * 1000).rounded()) }
+        packet.pointer.pointee.pts = milliseconds(start)
+        packet.pointer.pointee.dts = milliseconds(start)
+        packet.pointer.pointee.duration = max(1, milliseconds(end) - milliseconds(start))
+        packet.pointer.pointee.flags |= AV_PKT_FLAG_KEY
+        packet.pointer.pointee.stream_index = stream.index
+        av_packet_rescale_ts(packet.pointer, AVRational(num: 1, den: 1000), timeBases[Int(stream.index)])
+        try check(av_interleaved_write_frame(context, packet.pointer), "writing a text sample")
+    }
+
     private func newStream(
         copying parameters: UnsafePointer<AVCodecParameters>, timeBase: TimeBase
     ) throws(LibavError) -> Stream {

@@ -70,6 +70,24 @@ import Testing
                 """)
     }
 
+    @Test func aSubtitleFilesCuesAreReadBackAsWritten() {
+        let cues = [
+            Cue(start: 3.432, end: 5.9, text: "<v Ana>Tom &amp; Jerry &amp; 3 &gt; 2"),
+            Cue(start: 3_600 * 101 + 61.001, end: 3_600 * 101 + 62, text: "late\nsecond line"),
+        ]
+        #expect(WebVTTFile.cues(in: WebVTTFile.render(cues: cues)) == cues)
+        // Another writer's: CRLF, a NOTE, short timestamps, cue settings, an identifier; what does
+        // not read is passed over.
+        let other =
+            "\u{FEFF}WEBVTT\r\n\r\nNOTE a comment\r\n\r\nintro\r\n01:02.500 --> 01:04.000 line:90% align:start\r\nHi\r\n\r\n"
+            + "00:01.000 --> 00:02.000\r\n\r\n00:61.000 --> 01:02.000\r\nbad\n\n1:00.000 --> 1:01.000\nbad\n\n"
+            + "00:00:05.000-->00:00:06.250\nlast"
+        #expect(
+            WebVTTFile.cues(in: other) == [
+                Cue(start: 62.5, end: 64, text: "Hi"), Cue(start: 5, end: 6.25, text: "last"),
+            ])
+    }
+
     @Test func aCaptionGivenInWallTimeIsACueOfTheBroadcastsMediaTime() {
         let caption = Caption(text: "Hi", start: 1_795_000_010_250, end: 1_795_000_012_000)
         let cue = caption.cue(anchor: 1_795_000_000_000)
