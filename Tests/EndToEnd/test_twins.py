@@ -9,6 +9,7 @@ import signal
 import subprocess
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -144,7 +145,10 @@ def test_twins_serve_a_ladder_alike_rung_by_rung_and_a_player_moves_with_its_sou
     from browser import console_errors
 
     primary, twin = pathway_twins()
+    # Captioned by the example captioner: a caption each beep of the test sound, every second.
+    example = Path(__file__).resolve().parents[2] / "scripts/captions-example.py"
     publisher = Publisher("--renditions", "360p,180p", "--low-latency", "--part-duration", "0.2", "--no-serve",
+                          "--audio", "test", "--captions-from", str(example),
                           "--push", primary.ingest("ladder"), "--push", twin.ingest("ladder"),
                           "--push-header", f"Authorization: Bearer {TOKEN}", channel="ladder")
     try:
@@ -174,16 +178,41 @@ def test_twins_serve_a_ladder_alike_rung_by_rung_and_a_player_moves_with_its_sou
                 theirs = [line for line in second.splitlines() if not line.startswith("#EXT-X-RENDITION-REPORT")]
                 assert own == theirs, (rung, first, second)
                 texts[rung] = first
-        # Every rung numbered from the same start: the same numbers in each.
+        # Every rung numbered from the same start: the same numbers in each, the captions' too.
         numbers = {rung: MediaPlaylist(fetch(f"{twin.base}/live/ladder/{rung}/media.m3u8").text).sequence
-                   for rung in ("360p", "180p", "audio")}
+                   for rung in ("360p", "180p", "audio", "captions")}
         assert len(set(numbers.values())) == 1, numbers
+        # The captions alike on both, segment by segment, a caption in each.
+        def captions(origin, last):
+            text = fetch(f"{origin.base}/live/ladder/captions/media.m3u8?_HLS_msn={last}").text
+            cut = [line for line in text.splitlines() if not line.startswith("#EXT-X-RENDITION-REPORT")]
+            return cut[:cut.index(f"seg{last}.vtt") + 1] if f"seg{last}.vtt" in cut else None
+        last = MediaPlaylist(fetch(f"{primary.base}/live/ladder/captions/media.m3u8").text).segments[-1]["uri"]
+        last = int(re.search(r"(\d+)", last).group(1)) + 1
+        listed = [wait_until(lambda: captions(o, last), 10, interval=0.2, what="the next captions") for o in (primary, twin)]
+        assert listed[0][-8:] == listed[1][-8:], listed
+        files = [fetch(f"{o.base}/live/ladder/captions/seg{last}.vtt").text for o in (primary, twin)]
+        assert files[0] == files[1] and "Beep " in files[0], files
+        for origin in (primary, twin):
+            index = fetch(f"{origin.base}/live/ladder/index.m3u8").text
+            # Each pathway's captions in a group of its own, at its own origin.
+            for pathway, base in (("a", primary.base), ("b", twin.base)):
+                assert f'GROUP-ID="subs-{pathway}",NAME="English",LANGUAGE="en",DEFAULT=YES,AUTOSELECT=YES,FORCED=NO,' \
+                       f'URI="{base}/live/ladder/captions/media.m3u8"' in index, index
+                assert index.count(f'SUBTITLES="subs-{pathway}"') == 2, index
         # Offered on both pathways, each with its own sound: the watch page's player moves to the
         # twin with every rung and the sound, without starting over.
         samples, killed = play_across_a_death(page, f"{primary.base}/watch/ladder?engine=mse", primary,
                                               top_quality=True)
         sound = page.execute_script("return window.onair.sound && window.onair.sound.uri")
         pathway = page.execute_script("return window.onair.pathway")
+        # The captions move too, and go on showing: the twin's.
+        assert page.execute_script("return window.onair.captions.uri").startswith(
+            f"{twin.base}/live/ladder/captions/media.m3u8")
+        showing = """return Array.from(window.onair.video.textTracks).filter((t) => t.mode === "showing")
+            .flatMap((t) => Array.from(t.activeCues || []).map((c) => c.text))"""
+        wait_until(lambda: any(text.startswith("Beep ") for text in page.execute_script(showing)), 10, interval=0.2,
+                   what="a caption shown from the twin")
         page.get("about:blank")
         refused = console_errors(page)
         assert (pathway, sound.split("?")[0]) == ("b", f"{twin.base}/live/ladder/audio/media.m3u8")

@@ -100,10 +100,10 @@ public struct Pathway: Sendable, Equatable {
 }
 
 extension MultivariantPlaylist {
-    /// The same presentation offered on every pathway: each variant, I-frame stream and audio rendition once per
-    /// pathway, at that server's address (`channelPath` is where the channel's relative URIs
-    /// start, `/live/demo/`), each pathway's sound in a group of its own (a group belongs to one
-    /// pathway), and an `EXT-X-CONTENT-STEERING` tag naming the steering manifest and the first
+    /// The same presentation offered on every pathway: each variant, I-frame stream, audio and
+    /// subtitle rendition once per pathway, at that server's address (`channelPath` is where the
+    /// channel's relative URIs start, `/live/demo/`), each pathway's sound and captions in groups of
+    /// their own (a group belongs to one pathway), and an `EXT-X-CONTENT-STEERING` tag naming the steering manifest and the first
     /// pathway. Players that know content steering follow its priority and move to the next
     /// pathway when one fails; others see redundant variant streams.
     public func steered(over pathways: [Pathway], channelPath: String, steeringURI: String) -> MultivariantPlaylist {
@@ -119,6 +119,7 @@ extension MultivariantPlaylist {
                 var variant = variant
                 variant.uri = address(variant.uri, on: pathway)
                 variant.audioGroup = group(variant.audioGroup, on: pathway)
+                variant.subtitlesGroup = group(variant.subtitlesGroup, on: pathway)
                 variant.pathwayID = pathway.id
                 return variant
             }
@@ -129,6 +130,14 @@ extension MultivariantPlaylist {
                 audio.uri = address(audio.uri, on: pathway)
                 audio.groupID = group(audio.groupID, on: pathway) ?? audio.groupID
                 return audio
+            }
+        }
+        playlist.subtitles = pathways.flatMap { pathway in
+            subtitles.map { subtitles in
+                var subtitles = subtitles
+                subtitles.uri = address(subtitles.uri, on: pathway)
+                subtitles.groupID = group(subtitles.groupID, on: pathway) ?? subtitles.groupID
+                return subtitles
             }
         }
         playlist.iFrameStreams = pathways.flatMap { pathway in

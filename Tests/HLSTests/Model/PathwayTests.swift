@@ -49,12 +49,15 @@ import Testing
             variants: [
                 .init(
                     uri: "360p/media.m3u8?session=s1", bandwidth: 900_000, averageBandwidth: 800_000,
-                    codecs: ["avc1.64001e", "mp4a.40.2"], width: 640, height: 360, frameRate: 30, audioGroup: "audio"),
+                    codecs: ["avc1.64001e", "mp4a.40.2"], width: 640, height: 360, frameRate: 30, audioGroup: "audio",
+                    subtitlesGroup: "subs"),
                 .init(
                     uri: "180p/media.m3u8?session=s1", bandwidth: 300_000, averageBandwidth: 250_000,
-                    codecs: ["avc1.64000d", "mp4a.40.2"], width: 320, height: 180, frameRate: 30, audioGroup: "audio"),
+                    codecs: ["avc1.64000d", "mp4a.40.2"], width: 320, height: 180, frameRate: 30, audioGroup: "audio",
+                    subtitlesGroup: "subs"),
             ],
-            audio: [.init(groupID: "audio", name: "Sound", uri: "audio/media.m3u8?session=s1", channels: 2)])
+            audio: [.init(groupID: "audio", name: "Sound", uri: "audio/media.m3u8?session=s1", channels: 2)],
+            subtitles: [.init(groupID: "subs", name: "English", language: "en", uri: "captions/media.m3u8?session=s1")])
         let pathways = [
             Pathway(id: "a", base: "http://a.example:8080"), Pathway(id: "b", base: "https://b.example/mirror"),
         ]
@@ -67,13 +70,15 @@ import Testing
                 #EXT-X-CONTENT-STEERING:SERVER-URI="/steering/demo",PATHWAY-ID="a"
                 #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="audio-a",NAME="Sound",DEFAULT=YES,AUTOSELECT=YES,CHANNELS="2",URI="http://a.example:8080/live/demo/audio/media.m3u8?session=s1"
                 #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="audio-b",NAME="Sound",DEFAULT=YES,AUTOSELECT=YES,CHANNELS="2",URI="https://b.example/mirror/live/demo/audio/media.m3u8?session=s1"
-                #EXT-X-STREAM-INF:BANDWIDTH=900000,AVERAGE-BANDWIDTH=800000,CODECS="avc1.64001e,mp4a.40.2",RESOLUTION=640x360,FRAME-RATE=30.000,AUDIO="audio-a",PATHWAY-ID="a"
+                #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs-a",NAME="English",LANGUAGE="en",DEFAULT=YES,AUTOSELECT=YES,FORCED=NO,URI="http://a.example:8080/live/demo/captions/media.m3u8?session=s1"
+                #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs-b",NAME="English",LANGUAGE="en",DEFAULT=YES,AUTOSELECT=YES,FORCED=NO,URI="https://b.example/mirror/live/demo/captions/media.m3u8?session=s1"
+                #EXT-X-STREAM-INF:BANDWIDTH=900000,AVERAGE-BANDWIDTH=800000,CODECS="avc1.64001e,mp4a.40.2",RESOLUTION=640x360,FRAME-RATE=30.000,AUDIO="audio-a",SUBTITLES="subs-a",PATHWAY-ID="a"
                 http://a.example:8080/live/demo/360p/media.m3u8?session=s1
-                #EXT-X-STREAM-INF:BANDWIDTH=300000,AVERAGE-BANDWIDTH=250000,CODECS="avc1.64000d,mp4a.40.2",RESOLUTION=320x180,FRAME-RATE=30.000,AUDIO="audio-a",PATHWAY-ID="a"
+                #EXT-X-STREAM-INF:BANDWIDTH=300000,AVERAGE-BANDWIDTH=250000,CODECS="avc1.64000d,mp4a.40.2",RESOLUTION=320x180,FRAME-RATE=30.000,AUDIO="audio-a",SUBTITLES="subs-a",PATHWAY-ID="a"
                 http://a.example:8080/live/demo/180p/media.m3u8?session=s1
-                #EXT-X-STREAM-INF:BANDWIDTH=900000,AVERAGE-BANDWIDTH=800000,CODECS="avc1.64001e,mp4a.40.2",RESOLUTION=640x360,FRAME-RATE=30.000,AUDIO="audio-b",PATHWAY-ID="b"
+                #EXT-X-STREAM-INF:BANDWIDTH=900000,AVERAGE-BANDWIDTH=800000,CODECS="avc1.64001e,mp4a.40.2",RESOLUTION=640x360,FRAME-RATE=30.000,AUDIO="audio-b",SUBTITLES="subs-b",PATHWAY-ID="b"
                 https://b.example/mirror/live/demo/360p/media.m3u8?session=s1
-                #EXT-X-STREAM-INF:BANDWIDTH=300000,AVERAGE-BANDWIDTH=250000,CODECS="avc1.64000d,mp4a.40.2",RESOLUTION=320x180,FRAME-RATE=30.000,AUDIO="audio-b",PATHWAY-ID="b"
+                #EXT-X-STREAM-INF:BANDWIDTH=300000,AVERAGE-BANDWIDTH=250000,CODECS="avc1.64000d,mp4a.40.2",RESOLUTION=320x180,FRAME-RATE=30.000,AUDIO="audio-b",SUBTITLES="subs-b",PATHWAY-ID="b"
                 https://b.example/mirror/live/demo/180p/media.m3u8?session=s1
 
                 """)
@@ -81,6 +86,8 @@ import Testing
         let read = MultivariantPlaylist.parse(text)
         #expect(read?.variants.map(\.pathwayID) == ["a", "a", "b", "b"])
         #expect(read?.audio.map(\.groupID) == ["audio-a", "audio-b"])
+        #expect(read?.subtitles.map(\.groupID) == ["subs-a", "subs-b"])
+        #expect(read?.variants.map(\.subtitlesGroup) == ["subs-a", "subs-a", "subs-b", "subs-b"])
     }
 
     @Test func noPathwaysLeavesThePlaylistAsItIs() {
