@@ -148,7 +148,7 @@ private final class Remux {
             var first: Double?
             if number < pictures.count {
                 first = try copy(pictures[number], of: inputs.picture, into: output, closingUp: starts, first: nil)
-                shifts.append(first ?? shift)
+                shifts.append(shift)
             }
             if let sound = inputs.sound, number < sounds.count {
                 _ = try copy(sounds[number], of: sound, into: output, closingUp: starts, first: first)
@@ -185,9 +185,17 @@ private final class Remux {
                 Cue(start: $0.start + shifts[number], end: $0.end + shifts[number], text: $0.text)
             }
         }
-        for sample in RecordingCaptions.samples(of: cues) where sample.start < end {
+        // The track counts in milliseconds: a sample starts no earlier than the one before it ended
+        // (two runs' shifts may differ by less), and one shorter than that is none.
+        let milliseconds = { (seconds: Double) in Int64((max(0, min(seconds, self.end)) * 1000).rounded()) }
+        var written: Int64 = 0
+        for sample in RecordingCaptions.samples(of: cues) {
+            let start = max(written, milliseconds(sample.start))
+            let stop = milliseconds(sample.end)
+            guard stop > start else { continue }
             let bytes = try text.encoder.sample(dialogue: RecordingCaptions.dialogue(fromWebVTT: sample.text))
-            try output.write(textSample: bytes, to: text.stream, start: max(0, sample.start), end: min(sample.end, end))
+            try output.write(textSample: bytes, to: text.stream, start: Double(start) / 1000, end: Double(stop) / 1000)
+            written = stop
         }
     }
 
