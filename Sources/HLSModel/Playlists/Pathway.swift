@@ -124,22 +124,21 @@ extension MultivariantPlaylist {
                 return variant
             }
         }
-        playlist.audio = pathways.flatMap { pathway in
-            audio.map { audio in
-                var audio = audio
-                audio.uri = address(audio.uri, on: pathway)
-                audio.groupID = group(audio.groupID, on: pathway) ?? audio.groupID
-                return audio
+        /// Each rendition once per pathway, at its server, in that pathway's copy of its group.
+        func renditions<Rendition>(
+            _ list: [Rendition], uri: WritableKeyPath<Rendition, String>, group id: WritableKeyPath<Rendition, String>
+        ) -> [Rendition] {
+            pathways.flatMap { pathway in
+                list.map { rendition in
+                    var rendition = rendition
+                    rendition[keyPath: uri] = address(rendition[keyPath: uri], on: pathway)
+                    rendition[keyPath: id] = "\(rendition[keyPath: id])-\(pathway.id)"
+                    return rendition
+                }
             }
         }
-        playlist.subtitles = pathways.flatMap { pathway in
-            subtitles.map { subtitles in
-                var subtitles = subtitles
-                subtitles.uri = address(subtitles.uri, on: pathway)
-                subtitles.groupID = group(subtitles.groupID, on: pathway) ?? subtitles.groupID
-                return subtitles
-            }
-        }
+        playlist.audio = renditions(audio, uri: \.uri, group: \.groupID)
+        playlist.subtitles = renditions(subtitles, uri: \.uri, group: \.groupID)
         playlist.iFrameStreams = pathways.flatMap { pathway in
             iFrameStreams.map { stream in
                 var stream = stream
