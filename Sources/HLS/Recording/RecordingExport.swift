@@ -109,8 +109,9 @@ struct RecordingTracks {
         sound = try largest.audioGroup.flatMap { group in multivariant.audio.first { $0.groupID == group } }.map {
             try track($0.uri)
         }
-        captions = try largest.subtitlesGroup.flatMap { group in multivariant.subtitles.first { $0.groupID == group } }
-            .map { (try track($0.uri), $0.language, $0.name) }
+        // Captions that cannot be read (none said yet, a playlist lost) leave the MP4 without them.
+        captions = largest.subtitlesGroup.flatMap { group in multivariant.subtitles.first { $0.groupID == group } }
+            .flatMap { rendition in (try? track(rendition.uri)).map { ($0, rendition.language, rendition.name) } }
     }
 }
 
@@ -243,7 +244,8 @@ private final class Remux {
             }
         }
         guard streams[.video] != nil else { throw StoreFailure.content("the recording has no picture") }
-        if let captions = inputs.captions {
+        // A text track only when something was said: an empty one would be offered in players' menus.
+        if let captions = inputs.captions, Self.anyCue(in: captions.track) {
             let encoder = try TimedTextEncoder()
             // An MP4 names a language by its three letters ("eng" for "en"); one it cannot name is "und".
             let code = Locale.Language(identifier: captions.language).languageCode?.identifier(.alpha3) ?? "und"
@@ -254,6 +256,16 @@ private final class Remux {
         }
         try output.open(options: [("movflags", "+faststart")])
         return output
+    }
+
+    /// Whether any file of a captions track holds a cue.
+    static func anyCue(in track: RecordingTracks.Track) -> Bool {
+        track.playlist.segments.contains { segment in
+            guard
+                let bytes = try? RegularFile.read(track.folder.appendingPathComponent(segment.uri).path, limit: 1 << 20)
+            else { return false }
+            return !WebVTTFile.cues(in: String(decoding: bytes, as: UTF8.self)).isEmpty
+        }
     }
 
     /// What libavformat opens for a segment: after its init segment, for fMP4.
