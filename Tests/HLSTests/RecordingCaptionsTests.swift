@@ -25,6 +25,11 @@ import Testing
                 Cue(start: 14, end: 16, text: "after"),
             ])
         #expect(RecordingCaptions.samples(of: []) == [])
+        // A file not of this program's may hold more at once than the rules let be: two are shown.
+        #expect(
+            RecordingCaptions.samples(of: [
+                Cue(start: 0, end: 2, text: "a"), Cue(start: 0, end: 2, text: "b"), Cue(start: 0, end: 2, text: "c"),
+            ]) == [Cue(start: 0, end: 2, text: "a\nb")])
     }
 
     @Test func webVTTMarkupBecomesASSDialogue() {

@@ -26,7 +26,9 @@ public enum RecordingCaptions {
                 next += 1
             }
             guard !showing.isEmpty else { continue }
-            let text = showing.map(\.text).joined(separator: "\n")
+            // Never more than a caption's rules let be on screen: a file not of this program's is
+            // held to them too.
+            let text = showing.prefix(Cue.maxOverlapping).map(\.text).joined(separator: "\n")
             if let last = samples.last, last.end == from, last.text == text {
                 samples[samples.count - 1].end = to
             } else {

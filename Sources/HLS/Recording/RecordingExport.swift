@@ -79,16 +79,23 @@ extension RecordingExport {
 }
 
 /// The playlists an export reads: the largest picture's, the sound's when it is apart, and the
-/// captions' when the recording has them.
+/// captions' cues when the recording has any.
 struct RecordingTracks {
     struct Track {
         var folder: URL
         var playlist: MediaPlaylist
     }
 
+    /// A recording's captions, read once: each file's cues (in its own media time) by its date-time.
+    struct Captions {
+        var files: [(programDateTime: Int64, cues: [Cue])]
+        var language: String
+        var name: String
+    }
+
     var picture: Track
     var sound: Track?
-    var captions: (track: Track, language: String, name: String)?
+    var captions: Captions?
 
     init(recording: URL) throws {
         func track(_ relative: String) throws -> Track {
@@ -109,9 +116,26 @@ struct RecordingTracks {
         sound = try largest.audioGroup.flatMap { group in multivariant.audio.first { $0.groupID == group } }.map {
             try track($0.uri)
         }
-        // Captions that cannot be read (none said yet, a playlist lost) leave the MP4 without them.
+        // Captions that cannot be read (a playlist lost) or where none was said leave the MP4
+        // without a text track: an empty one would be offered in players' menus.
         captions = largest.subtitlesGroup.flatMap { group in multivariant.subtitles.first { $0.groupID == group } }
-            .flatMap { rendition in (try? track(rendition.uri)).map { ($0, rendition.language, rendition.name) } }
+            .flatMap { rendition in
+                (try? track(rendition.uri)).map {
+                    Self.captions(of: $0, language: rendition.language, name: rendition.name)
+                }
+            }
+        if captions?.files.allSatisfy(\.cues.isEmpty) ?? false { captions = nil }
+    }
+
+    /// The cues of each file of a captions track; a file that cannot be read holds none.
+    private static func captions(of track: Track, language: String, name: String) -> Captions {
+        let files = track.playlist.segments.map { segment in
+            let bytes = try? RegularFile.read(track.folder.appendingPathComponent(segment.uri).path, limit: 1 << 20)
+            return (
+                segment.programDateTime, bytes.map { WebVTTFile.cues(in: String(decoding: $0, as: UTF8.self)) } ?? []
+            )
+        }
+        return Captions(files: files, language: language, name: name)
     }
 }
 
@@ -165,24 +189,18 @@ private final class Remux {
         return (end, frames)
     }
 
-    /// Writes the captions' samples, their times moved as the picture segment each caption segment
-    /// belongs to (the one that starts with it, by the clock) was. A file that cannot be read or
-    /// holds no cue adds none: the export is of what was recorded.
+    /// Writes the captions' samples, their times moved as the picture segment each caption file
+    /// belongs to (the one that starts with it, by the clock) was.
     private func writeCaptions(into output: Muxer) throws {
         guard let captions = inputs.captions, let text else { return }
         let pictures = inputs.picture.playlist.segments
         var cues: [Cue] = []
         var number = 0
-        for segment in captions.track.playlist.segments {
-            while number + 1 < shifts.count, pictures[number + 1].programDateTime <= segment.programDateTime + 100 {
+        for file in captions.files where !shifts.isEmpty {
+            while number + 1 < shifts.count, pictures[number + 1].programDateTime <= file.programDateTime + 100 {
                 number += 1
             }
-            guard number < shifts.count,
-                let bytes = try? RegularFile.read(
-                    captions.track.folder.appendingPathComponent(segment.uri).path,
-                    limit: 1 << 20)
-            else { continue }
-            cues += WebVTTFile.cues(in: String(decoding: bytes, as: UTF8.self)).map {
+            cues += file.cues.map {
                 Cue(start: $0.start + shifts[number], end: $0.end + shifts[number], text: $0.text)
             }
         }
@@ -244,8 +262,7 @@ private final class Remux {
             }
         }
         guard streams[.video] != nil else { throw StoreFailure.content("the recording has no picture") }
-        // A text track only when something was said: an empty one would be offered in players' menus.
-        if let captions = inputs.captions, Self.anyCue(in: captions.track) {
+        if let captions = inputs.captions {
             let encoder = try TimedTextEncoder()
             // An MP4 names a language by its three letters ("eng" for "en"); one it cannot name is "und".
             let code = Locale.Language(identifier: captions.language).languageCode?.identifier(.alpha3) ?? "und"
@@ -256,16 +273,6 @@ private final class Remux {
         }
         try output.open(options: [("movflags", "+faststart")])
         return output
-    }
-
-    /// Whether any file of a captions track holds a cue.
-    static func anyCue(in track: RecordingTracks.Track) -> Bool {
-        track.playlist.segments.contains { segment in
-            guard
-                let bytes = try? RegularFile.read(track.folder.appendingPathComponent(segment.uri).path, limit: 1 << 20)
-            else { return false }
-            return !WebVTTFile.cues(in: String(decoding: bytes, as: UTF8.self)).isEmpty
-        }
     }
 
     /// What libavformat opens for a segment: after its init segment, for fMP4.
