@@ -21,6 +21,7 @@ MODES = [
     ("1 s segments", ["--segment-duration", "1"], "native", None),
     ("1 s segments", ["--segment-duration", "1"], "mse", None),
     ("low latency (0.2 s parts)", ["--low-latency"], "auto", None),
+    ("LL, AV1 (0.2 s parts)", ["--low-latency", "--codec", "av1"], "auto", None),
     # Pushed into `onair serve`, watched through an edge of deploy/ (the watch page too).
     ("LL, origin + nginx edge", ["--low-latency"], "auto", "nginx"),
     ("LL, origin + Varnish edge", ["--low-latency"], "auto", "varnish"),

@@ -17,7 +17,7 @@ packages=(
     chromium chromium-driver python3-selenium                  # a real browser for the web pages
     nodejs                                                     # the web player's unit tests (node --test)
     openssl curl                                               # a test certificate, and an HTTP/2 client
-    procps time bc fonts-dejavu-core                           # benchmarks: CPU, peak memory, the peer's font
+    procps time bc fonts-dejavu-core python3-numpy             # benchmarks: CPU, peak memory, the peer's font, pictures compared
     libx264-dev                                                # the x264 hint benchmark's encoder, called directly
     nginx wrk                                                  # the serving benchmark (peer, load); the viewer-flood test
     libnginx-mod-rtmp libnginx-mod-stream python3-venv         # push tests: an RTMP(S) ingest; a venv for SeaweedFS

@@ -5,6 +5,12 @@
 //
 //   flipbook WIDTH HEIGHT FPS FILE      (FILE: WIDTH×HEIGHT×4 bytes a picture, e.g. from
 //                                         ffmpeg -f lavfi -i testsrc2 -pix_fmt bgr0 -f rawvideo)
+//   flipbook WIDTH HEIGHT FPS FILE once (the legibility benchmark's replay of a grabbed screen)
+//
+// With "once" the book is played one time, as the screen it was grabbed from changed: the first
+// picture is shown and "ready" printed; a line on stdin starts the rest; each picture puts only the
+// rows that differ from the one before (nothing when none do), so X reports the damage the real
+// screen made; "done" is printed after the last, which stays on screen until this is stopped.
 #define _GNU_SOURCE
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
@@ -18,10 +24,60 @@
 #include <sys/shm.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
+
+static void tick(struct timespec *next, int fps) {  // sleeps until the next picture's moment
+    next->tv_nsec += 1000000000L / fps;
+    if (next->tv_nsec >= 1000000000L) {
+        next->tv_sec += 1;
+        next->tv_nsec -= 1000000000L;
+    }
+    clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL);
+}
+
+// Puts the rows of `picture` that differ from `before` (all of them when there is no before).
+static void put_changes(Display *display, Window window, GC context, XImage *image, const unsigned char *before,
+                        const unsigned char *picture, int width, int height) {
+    size_t row = (size_t)width * 4;
+    int first = 0, last = height - 1;
+    if (before) {
+        while (first < height && memcmp(before + first * row, picture + first * row, row) == 0)
+            first++;
+        if (first == height)
+            return;  // nothing changed: nothing is put, as a still screen reports no damage
+        while (memcmp(before + last * row, picture + last * row, row) == 0)
+            last--;
+    }
+    memcpy(image->data + first * row, picture + first * row, (last - first + 1) * row);
+    XShmPutImage(display, window, context, image, 0, first, 0, first, width, last - first + 1, False);
+    XSync(display, False);
+}
+
+static int play_once(Display *display, Window window, GC context, XImage *image, const unsigned char *book,
+                     long pictures, int width, int height, int fps) {
+    size_t size = (size_t)width * height * 4;
+    put_changes(display, window, context, image, NULL, book, width, height);
+    printf("ready\n");
+    fflush(stdout);
+    char line[16];
+    if (!fgets(line, sizeof line, stdin))
+        return 1;
+    struct timespec next;
+    clock_gettime(CLOCK_MONOTONIC, &next);
+    for (long index = 1; index < pictures; index++) {
+        tick(&next, fps);
+        put_changes(display, window, context, image, book + (index - 1) * size, book + index * size, width, height);
+    }
+    printf("done\n");
+    fflush(stdout);
+    for (;;)
+        pause();
+}
 
 int main(int argc, char **argv) {
-    if (argc != 5) {
-        fprintf(stderr, "usage: flipbook WIDTH HEIGHT FPS FILE\n");
+    int once = argc == 6 && strcmp(argv[5], "once") == 0;
+    if (argc != 5 && !once) {
+        fprintf(stderr, "usage: flipbook WIDTH HEIGHT FPS FILE [once]\n");
         return 2;
     }
     int width = atoi(argv[1]), height = atoi(argv[2]), fps = atoi(argv[3]);
@@ -59,17 +115,14 @@ int main(int argc, char **argv) {
     XSync(display, False);
     shmctl(shared.shmid, IPC_RMID, NULL);  // gone with the last detach, even if this is killed
     GC context = XCreateGC(display, window, 0, NULL);
+    if (once)
+        return play_once(display, window, context, image, book, pictures, width, height, fps);
     struct timespec next;
     clock_gettime(CLOCK_MONOTONIC, &next);
     for (long index = 0;; index++) {
         memcpy(image->data, book + (index % pictures) * size, size);
         XShmPutImage(display, window, context, image, 0, 0, 0, 0, width, height, False);
         XSync(display, False);  // drawn before the image is written again
-        next.tv_nsec += 1000000000L / fps;
-        if (next.tv_nsec >= 1000000000L) {
-            next.tv_sec += 1;
-            next.tv_nsec -= 1000000000L;
-        }
-        clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+        tick(&next, fps);
     }
 }
