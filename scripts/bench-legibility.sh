@@ -15,8 +15,11 @@
 #
 #   onair h264 2500k            frames follow the screen (the default)
 #   onair h264 2500k constant   --frame-rate constant: 30 frames a second
-#   onair av1 1250k             --codec av1, frames follow the screen (ONAIR_AV1_RATE=2000k: at that rate)
+#   onair av1 1250k             --codec av1, frames follow the screen
 #   ffmpeg x11grab x264 2500k   the peer, with onair's x264 settings, 30 frames a second
+#
+# The rates are onair's defaults; ONAIR_H264_RATE=4000k and ONAIR_AV1_RATE=2000k set others (the
+# H.264 one for onair and ffmpeg alike).
 #
 # Printed per screen and run: CPU seconds (the publisher's alone) and their ratio to ffmpeg's, the
 # bytes of the segments and their ratio to ffmpeg's, and what a viewer saw against the grab (each
@@ -29,6 +32,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-16}
 only=" ${*:2} "
 av1_rate=${ONAIR_AV1_RATE:-1250k}
+h264_rate=${ONAIR_H264_RATE:-2500k}
 ONAIR_BUILD=release scripts/setup.sh >/dev/null
 work=$(mktemp -d)
 grabs=$(mktemp -d -p /dev/shm onair-legibility.XXXXXX)  # about 250 MB a second of screen
@@ -38,7 +42,7 @@ source scripts/bench/common.sh
 display_number=94
 size=1920x1080
 x264=(-c:v libx264 -preset veryfast -tune zerolatency -x264-params "$x264_params" -pix_fmt yuv420p -g 60
-    -keyint_min 60 -sc_threshold 0 -b:v 2500k -maxrate 2500k -bufsize 2500k)
+    -keyint_min 60 -sc_threshold 0 -b:v "$h264_rate" -maxrate "$h264_rate" -bufsize "$h264_rate")
 gcc -O2 -o "$work/flipbook" scripts/bench/flipbook.c -lX11 -lXext
 
 fresh_screen() {  # a new, empty Xvfb on :$display_number
@@ -136,8 +140,9 @@ screen_case() {  # screen label
     grab "$screen"
     declare -A results
     results[ffmpeg]=$(peer "$screen-ffmpeg" "$screen")
-    results[h264]=$(onair "$screen-h264" "$screen" --codec h264)
-    results[constant]=$(onair "$screen-constant" "$screen" --codec h264 --frame-rate constant)
+    results[h264]=$(onair "$screen-h264" "$screen" --codec h264 --video-bitrate "$h264_rate")
+    results[constant]=$(onair "$screen-constant" "$screen" --codec h264 --video-bitrate "$h264_rate" \
+        --frame-rate constant)
     results[av1]=$(onair "$screen-av1" "$screen" --codec av1 --video-bitrate "$av1_rate")
     read -r peer_cpu peer_bytes _ <<<"${results[ffmpeg]}"
     echo "$screen: $2"
@@ -146,8 +151,8 @@ screen_case() {  # screen label
         echo "($screen: comparing $key with the grab)" >&2
         read -r mean worst firsts < <(/usr/bin/python3 scripts/bench/legibility.py "$media" "$grabs/$screen.bgr0" \
             1920 1080)
-        label=$(case $key in h264) echo "onair h264 2500k" ;; constant) echo "onair h264 2500k constant" ;;
-            av1) echo "onair av1 $av1_rate" ;; ffmpeg) echo "ffmpeg x11grab x264 2500k" ;; esac)
+        label=$(case $key in h264) echo "onair h264 $h264_rate" ;; constant) echo "onair h264 $h264_rate constant" ;;
+            av1) echo "onair av1 $av1_rate" ;; ffmpeg) echo "ffmpeg x11grab x264 $h264_rate" ;; esac)
         printf "  %-26s %6.2f %6.2fx %7.2f %6.2fx %8s %8s %8s  %s\n" "$label" "$cpu" \
             "$(echo "$cpu / $peer_cpu" | bc -l)" "$(echo "$bytes / 1000000" | bc -l)" \
             "$(echo "$bytes / $peer_bytes" | bc -l)" "$mean" "$worst" \
