@@ -7,8 +7,15 @@
 ///   part has media and every segment starts independently: the packager cuts exactly there;
 /// - a top-off once a change ends: the slots ``Configuration/topOff`` after the last new picture,
 ///   so text that was just typed or scrolled is refined to the sharpness a constant rate gives;
-/// - a heartbeat without parts: at most ``Configuration/heartbeat`` slots without a frame, so
+/// - a heartbeat without parts: a frame once ``Configuration/heartbeat`` slots have none, so
 ///   players and their stall detectors see the picture advance.
+///
+/// A top-off or heartbeat due in the ``Configuration/quietBeforeKey`` slots before a segment start
+/// is left out: that start's IDR repeats the picture anyway, and both encoders budget a frame by
+/// the time since the one before it (x264's VBV refills with time; libaom takes its frame rate
+/// from the gap). A repeat 5 slots before the IDR of a still screen of text left libaom 0.17 s of
+/// rate for a whole 1080p picture: 57 KB and SSIM 0.992 at 625k, where 1 s gave 104 KB and 0.9994.
+/// The longest run without a frame is then `heartbeat + quietBeforeKey` slots.
 ///
 /// Timestamps stay the slots' capture times: the frame rate varies, at most `fps`. Pure: slots in,
 /// decisions out.
@@ -30,13 +37,20 @@ public struct Cadence: Sendable, Equatable {
         public var heartbeat: Int
         /// Slots after the last new picture that are encoded again.
         public var topOff: [Int]
+        /// Slots before a segment start in which no top-off or heartbeat is encoded; by default
+        /// half a heartbeat, at most a quarter of a segment.
+        public var quietBeforeKey: Int
 
-        public init(mode: Mode, keyframeInterval: Int, partSlots: Int? = nil, heartbeat: Int, topOff: [Int] = [8, 20]) {
+        public init(
+            mode: Mode, keyframeInterval: Int, partSlots: Int? = nil, heartbeat: Int, topOff: [Int] = [8, 20],
+            quietBeforeKey: Int? = nil
+        ) {
             self.mode = mode
             self.keyframeInterval = keyframeInterval
             self.partSlots = partSlots
             self.heartbeat = heartbeat
             self.topOff = topOff
+            self.quietBeforeKey = quietBeforeKey ?? min(heartbeat / 2, keyframeInterval / 4)
         }
     }
 
@@ -80,6 +94,8 @@ public struct Cadence: Sendable, Equatable {
             return .partStart
         }
         if changed { return .newPicture }
+        let interval = Int64(configuration.keyframeInterval)
+        if interval - slot % interval <= Int64(configuration.quietBeforeKey) { return nil }
         if let change = lastChange, configuration.topOff.contains(Int(slot - change)) { return .topOff }
         if configuration.partSlots == nil, let last = lastEncoded, slot - last >= Int64(configuration.heartbeat) {
             return .heartbeat

@@ -14,13 +14,26 @@ import Testing
     }
 
     @Test func aStillScreenIsEncodedAtSegmentStartsAndOnceASecond() {
-        // The first picture (slot 0) is the only change: its top-off (8 and 20 slots on), then a
-        // heartbeat 30 slots after the last frame, and every segment's first slot.
-        #expect(Self.encoded(changes: [0]) == [0, 8, 20, 50, 60, 90, 120])
+        // The first picture (slot 0) is the only change: its top-off (8 and 20 slots on), then
+        // every segment's first slot and a heartbeat 30 slots after the last frame. The heartbeat
+        // due at 50 is left out: it would leave the IDR at 60 a third of a second's budget.
+        #expect(Self.encoded(changes: [0]) == [0, 8, 20, 60, 90, 120])
+    }
+
+    @Test func nothingButANewPictureIsEncodedJustBeforeASegmentStarts() {
+        // A heartbeat at 30; a change at 40, its top-off at 48 left out (12 slots before the IDR),
+        // the one at 60 is the IDR. A change at 50 is encoded at once; its top-off at 58 is left
+        // out, the one at 70 is not.
+        #expect(Self.encoded(changes: [40], slots: 80) == [0, 30, 40, 60])
+        #expect(Self.encoded(changes: [40, 50], slots: 80) == [0, 30, 40, 50, 60, 70])
+        // Quiet for 15 slots by default (half the heartbeat, at most a quarter of a segment).
+        var cadence = Cadence(configuration: .init(mode: .followsScreen, keyframeInterval: 20, heartbeat: 30))
+        #expect(cadence.configuration.quietBeforeKey == 5)
+        #expect((0..<40).filter { cadence.decide(slot: $0, changed: $0 == 0) != nil } == [0, 8, 20])
     }
 
     @Test func aChangeIsEncodedAtOnceAndToppedOff() {
-        #expect(Self.encoded(changes: [0, 45], slots: 60) == [0, 8, 20, 45, 53])
+        #expect(Self.encoded(changes: [0, 25], slots: 45) == [0, 8, 20, 25, 33])
         // Typing: each key a change; the top-off follows the last one, once the keys pause.
         #expect(Self.encoded(changes: [0, 10, 12, 20], slots: 40) == [0, 8, 10, 12, 20, 28])
         // Five keys a second (every 6 slots): the keys alone, no top-off between them.

@@ -87,9 +87,6 @@ public final class VideoEncoder {
                 try check(av_opt_set(options, "row-mt", "1", 0), "row-mt")
                 try check(av_opt_set(options, "enable-palette", "1", 0), "enable-palette")
                 try check(av_opt_set(options, "aom-params", Self.aomParameters, 0), "aom-params")
-                // Two seconds of the rate, a default segment: at a low rate, a sharp 1080p key frame
-                // of text after typing (which drained the buffer) does not fit in one second's worth.
-                context.pointee.rc_buffer_size = Int32(2 * settings.bitrate)
             }
         } finish: { _, packet in
             // One tick of the 1/fps time base; a picture shown longer (a still screen's frames come
