@@ -29,6 +29,18 @@ public final class Pacer {
     /// Slots in a Low-Latency HLS part (nil without parts): a part starts on every multiple.
     public let partSlots: Int?
 
+    /// The pacer's counters, read by others while it runs on its own thread.
+    public struct Counts: Sendable {
+        public let captured: Counter
+        public let repeated: Counter
+        public let skipped: Counter
+        public let preparing: Counter
+    }
+
+    public var counts: Counts {
+        Counts(captured: captured, repeated: repeated, skipped: skipped, preparing: preparing)
+    }
+
     /// Whether the frame of slot `index` starts a segment (on the keyframe grid of `keyframeInterval`
     /// slots) or a Low-Latency HLS part (every `partSlots`): a frame queue never drops one, or the segment or part it
     /// starts would begin a frame late and last longer than its target.

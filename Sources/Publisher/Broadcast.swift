@@ -54,17 +54,18 @@ public final class Broadcast: Sendable {
         let captions = config.captions.map { _ in CaptionBook() }
         let renditions = try BroadcastRenditions(
             .init(
-                config: config, plan: plan, clock: clock, numbering: numbering, audioEncoder: audioEncoder,
+                config: config, plan: plan, clock: clock, numbering: numbering, audioStream: audioEncoder?.stream,
                 board: plan.isLadder ? LadderBoard(renditions: plan.outputs) : nil, markers: markers,
                 captions: captions,
                 report: hub.reporter,
                 logger: logger))
         let sources = try BroadcastSources(
-            config: config, clock: clock, stop: stop, pause: pause, hub: hub, logger: logger)
+            config: config, audioEncoder: audioEncoder, clock: clock, stop: stop, pause: pause, hub: hub,
+            logger: logger)
         let stats = BroadcastStats(renditions: config.ladder.map(\.id))
         let control = BroadcastControl(
-            channel: config.channel, pause: pause, stop: stop, clock: clock, hub: hub, pacer: sources.pacer,
-            stats: stats, store: renditions.store, work: sources.video.work, markers: markers,
+            channel: config.channel, pause: pause, stop: stop, clock: clock, hub: hub, pacing: sources.pacing,
+            stats: stats, store: renditions.store, work: sources.work, markers: markers,
             captions: captions, rewindSeconds: dvr?.seconds)
         let captioner: Captioner? =
             if let command = config.captions?.command, let captions {
@@ -73,11 +74,13 @@ public final class Broadcast: Sendable {
                 nil
             }
         let pipeline = PipelineService(
-            pacer: sources.pacer, videoSource: sources.video, renditions: renditions.stages, audioSource: sources.audio,
-            audioEncoder: audioEncoder, audioPackaging: renditions.audioPackaging, thumbnailer: sources.thumbnailer,
-            sinks: renditions.sinks, packetSinks: renditions.packetSinks, captioner: captioner, stop: stop,
-            pause: pause, clock: clock,
-            stats: stats, logger: logger, report: hub.reporter
+            .init(
+                capture: sources.capture, keyframeInterval: config.keyframeInterval,
+                partSlots: config.cadence.configuration.partSlots, renditions: renditions.stages, sound: sources.sound,
+                audioPackaging: renditions.audioPackaging),
+            thumbnailer: sources.thumbnailer, sinks: renditions.sinks, packetSinks: renditions.packetSinks,
+            captioner: captioner, stop: stop, pause: pause, clock: clock, stats: stats, logger: logger,
+            report: hub.reporter
         ) { [logger, store = renditions.store] in
             Self.stopped(
                 numbering: numbering, store: store, control: control, hub: hub, config: config,

@@ -25,7 +25,8 @@ final class BroadcastControl: ChannelControl {
     private let rewindSeconds: Double?
 
     init(
-        channel: ChannelName, pause: PauseSwitch, stop: StopSignal, clock: MediaClock, hub: EventHub, pacer: Pacer,
+        channel: ChannelName, pause: PauseSwitch, stop: StopSignal, clock: MediaClock, hub: EventHub,
+        pacing: Pacer.Counts,
         stats: BroadcastStats, store: LiveStore, work: CaptureWork?, markers: MarkerBook, captions: CaptionBook?,
         rewindSeconds: Double?
     ) {
@@ -38,9 +39,9 @@ final class BroadcastControl: ChannelControl {
         self.stopSignal = stop
         self.clock = clock
         self.hub = hub
-        captured = pacer.captured
-        repeated = pacer.repeated
-        skipped = pacer.skipped
+        captured = pacing.captured
+        repeated = pacing.repeated
+        skipped = pacing.skipped
         self.stats = stats
         self.store = store
     }

@@ -9,7 +9,7 @@ import Media
 /// What a broadcast will be, read before its clock starts (reading it may touch the disk: a slow
 /// disk delays the start, never the first frames): its renditions, where an earlier run left its
 /// folder, its destinations and this run's recordings, and its numbering.
-struct BroadcastPlan {
+struct BroadcastPlan: Sendable {
     /// The renditions' ids, largest first, with the shared sound's after them when a ladder has
     /// one, and the captions' last.
     let outputs: [String]

@@ -10,10 +10,10 @@ import Push
 /// A broadcast's renditions, assembled from its plan: per rendition an encoder (video), a
 /// packaging stage on the broadcast's clock and segment grid, its live store, and its sinks, each
 /// on a thread of its own; the packet destinations fed the top rendition's encoders.
-struct BroadcastRenditions {
+struct BroadcastRenditions: Sendable {
     var stages: [RenditionStages] = []
     /// The ladder's shared sound, packaged as a rendition of its own.
-    var audioPackaging: PackagingStage?
+    var audioPackaging: Handoff<PackagingStage>?
     /// The live stores viewers read, largest first.
     var stores: [LiveStore] = []
     var sinks: [SinkRunner] = []
@@ -24,12 +24,13 @@ struct BroadcastRenditions {
     /// The top rendition's store: what the status line, the control API and the metrics follow.
     var store: LiveStore { stores[0] }
 
-    struct Context {
+    struct Context: Sendable {
         let config: BroadcastConfiguration
         let plan: BroadcastPlan
         let clock: MediaClock
         let numbering: EpochNumbering.Start
-        let audioEncoder: AudioEncoder?
+        /// The sound's track, when there is sound.
+        let audioStream: StreamDescription?
         let board: LadderBoard?
         let markers: MarkerBook
         /// The captions' cues, when the channel has captions.
@@ -44,31 +45,18 @@ struct BroadcastRenditions {
         let captions = context.captions.map { Self.captions(book: $0, context: context) }
         for number in context.plan.outputs.indices where context.plan.outputs[number] != Rendition.captionsID {
             let rung = number < config.renditions.count ? config.renditions[number] : nil
-            let videoEncoder = try rung.map { rung in
-                try VideoEncoder(
-                    settings: VideoEncoderSettings(
-                        codec: rung.codec, width: rung.width, height: rung.height, fps: config.fps,
-                        bitrate: rung.videoBitrate,
-                        keyframeInterval: config.keyframeInterval),
-                    track: TrackID(0))
-            }
-            if number == 0 { topTracks = [videoEncoder!.stream] + (context.audioEncoder.map { [$0.stream] } ?? []) }
+            let encoding = try rung.map { try Self.encoding(of: $0, config: config) }
+            let videoStream = encoding?.stream
+            if number == 0 { topTracks = [videoStream!] + (context.audioStream.map { [$0] } ?? []) }
             let (timeline, tracks) = Self.timeline(
-                number: number, rung: rung, videoEncoder: videoEncoder, context: context)
+                number: number, rung: rung, videoStream: videoStream, context: context)
             let store = LiveStore(timeline: timeline, startedAt: context.clock.anchorWallMilliseconds)
             let (runners, pushes) = Self.sinks(number: number, store: store, context: context)
-            let packaging = try PackagingStage(
-                timeline: timeline, tracks: tracks, segmenter: Self.segmenter(video: rung != nil, config: config),
-                clock: context.clock, sinks: runners, board: context.board, markers: context.markers,
-                captions: number == 0 ? captions?.packager : nil)
-            if let rung, let videoEncoder {
-                stages.append(
-                    RenditionStages(
-                        id: rung.id,
-                        // A rung of the captured size (the top, or the top in another codec) takes its picture as is.
-                        scaler: rung.width == config.width && rung.height == config.height
-                            ? nil : try RungScaler(width: rung.width, height: rung.height),
-                        encoder: videoEncoder, packaging: packaging))
+            let packaging = try Self.packaging(
+                timeline: timeline, tracks: tracks, video: rung != nil, runners: runners,
+                captions: number == 0 ? captions?.packager : nil, context: context)
+            if let rung, let encoding {
+                stages.append(RenditionStages(id: rung.id, encoding: encoding.stage, packaging: packaging))
             } else {
                 audioPackaging = packaging
             }
@@ -91,22 +79,22 @@ struct BroadcastRenditions {
     /// carries: a rung's video with the sound muxed in, or without it beside a shared sound; or
     /// that shared sound alone.
     private static func timeline(
-        number: Int, rung: RenditionLadder.Rung?, videoEncoder: VideoEncoder?, context: Context
+        number: Int, rung: RenditionLadder.Rung?, videoStream: StreamDescription?, context: Context
     ) -> (Timeline, [StreamDescription]) {
         let config = context.config
         let shared = context.plan.sharesAudio
-        let audioEncoder = context.audioEncoder
+        let audioStream = context.audioStream
         let rendition: Rendition
         let tracks: [StreamDescription]
-        if let rung, let videoEncoder {
-            tracks = [videoEncoder.stream] + (shared ? [] : audioEncoder.map { [$0.stream] } ?? [])
+        if let rung, let videoStream {
+            tracks = [videoStream] + (shared ? [] : audioStream.map { [$0] } ?? [])
             rendition = Rendition(
                 id: rung.id, width: rung.width, height: rung.height, fps: config.fps,
                 videoBitrate: rung.videoBitrate,
-                audioBitrate: audioEncoder == nil || shared ? 0 : config.audioBitrate,
+                audioBitrate: audioStream == nil || shared ? 0 : config.audioBitrate,
                 codecs: tracks.map(\.codecString))
         } else {
-            tracks = audioEncoder.map { [$0.stream] } ?? []
+            tracks = audioStream.map { [$0] } ?? []
             rendition = .audio(
                 bitrate: config.audioBitrate, codecs: tracks.map(\.codecString), channels: AudioEncoder.channels)
         }
@@ -133,9 +121,10 @@ struct BroadcastRenditions {
     }
 
     /// The captions' rendition: its timeline (numbered as the others, going on from its folder's
-    /// earlier run), its live store and sinks, and the packager the top rendition's stage drives.
+    /// earlier run), its live store and sinks, and how to make the packager the top rendition's
+    /// stage drives (made there, as it goes to that stage's thread with it).
     private static func captions(book: CaptionBook, context: Context) -> (
-        packager: CaptionPackager, store: LiveStore, runners: [SinkRunner], pushes: [PushStatus]
+        packager: @Sendable () -> CaptionPackager, store: LiveStore, runners: [SinkRunner], pushes: [PushStatus]
     ) {
         let config = context.config
         let number = context.plan.outputs.count - 1
@@ -150,9 +139,42 @@ struct BroadcastRenditions {
             continuing: context.plan.previous[number], firstSequence: context.numbering.sequence)
         let store = LiveStore(timeline: timeline, startedAt: context.clock.anchorWallMilliseconds)
         let (runners, pushes) = sinks(number: number, store: store, context: context)
-        let packager = CaptionPackager(
-            timeline: timeline, book: book, sinks: runners, board: context.board, markers: context.markers)
+        let (board, markers) = (context.board, context.markers)
+        let packager: @Sendable () -> CaptionPackager = {
+            CaptionPackager(timeline: timeline, book: book, sinks: runners, board: board, markers: markers)
+        }
         return (packager, store, runners, pushes)
+    }
+
+    /// A rung's encoder (and the scaler that makes its picture from the captured one), ready for
+    /// its thread, and the stream it makes.
+    private static func encoding(of rung: RenditionLadder.Rung, config: BroadcastConfiguration) throws -> (
+        stage: Handoff<VideoEncodingStage>, stream: StreamDescription
+    ) {
+        let encoder = try VideoEncoder(
+            settings: VideoEncoderSettings(
+                codec: rung.codec, width: rung.width, height: rung.height, fps: config.fps,
+                bitrate: rung.videoBitrate, keyframeInterval: config.keyframeInterval),
+            track: TrackID(0))
+        let stream = encoder.stream
+        // A rung of the captured size (the top, or the top in another codec) takes its picture as is.
+        let scaler =
+            rung.width == config.width && rung.height == config.height
+            ? nil : try RungScaler(width: rung.width, height: rung.height)
+        return (Handoff(VideoEncodingStage(id: rung.id, encoder: encoder, scaler: scaler)), stream)
+    }
+
+    /// A rendition's packaging stage on the broadcast's clock and segment grid, ready for its
+    /// thread; the top one drives the captions' packager too.
+    private static func packaging(
+        timeline: Timeline, tracks: [StreamDescription], video: Bool, runners: [SinkRunner],
+        captions: (@Sendable () -> CaptionPackager)?, context: Context
+    ) throws -> Handoff<PackagingStage> {
+        Handoff(
+            try PackagingStage(
+                timeline: timeline, tracks: tracks, segmenter: segmenter(video: video, config: context.config),
+                clock: context.clock, sinks: runners, board: context.board, markers: context.markers,
+                captions: captions?()))
     }
 
     /// A rendition's sinks, each on its own thread: the live store viewers read, the folder, and

@@ -5,31 +5,37 @@ import Logging
 import Media
 
 /// A broadcast's sources: the picture (the test pattern, an X screen, window or region, or a
-/// Wayland desktop through the portal), the sound (the test tone, or one or two capture devices
-/// mixed), the pacer that stamps the watermark and hands the encoders their slots, and the
-/// thumbnailer.
-struct BroadcastSources {
-    let video: any VideoSource
-    let audio: (any AudioSource)?
-    let pacer: Pacer
+/// Wayland desktop through the portal) with the pacer that stamps the watermark and hands the
+/// encoders their slots, the sound (the test tone, or one or two capture devices mixed) with its
+/// encoder, each ready for its thread; and the thumbnailer.
+struct BroadcastSources: Sendable {
+    /// The picture and its pacer.
+    let capture: Handoff<CaptureStage>
+    /// The sound and its encoder; nil without sound.
+    let sound: Handoff<AudioEncodingStage>?
+    /// What the pacer counts, read while it runs.
+    let pacing: Pacer.Counts
+    /// What capturing the picture costs, for sources that read a screen.
+    let work: CaptureWork?
     let overlay: WatermarkOverlay?
     let thumbnailer: Thumbnailer
 
     init(
-        config: BroadcastConfiguration, clock: MediaClock, stop: StopSignal, pause: PauseSwitch, hub: EventHub,
-        logger: Logger
+        config: BroadcastConfiguration, audioEncoder: sending AudioEncoder?, clock: MediaClock, stop: StopSignal,
+        pause: PauseSwitch, hub: EventHub, logger: Logger
     ) throws {
-        overlay = config.watermark.map {
+        let overlay = config.watermark.map {
             WatermarkOverlay(
                 image: $0.image, placement: $0.placement, frameWidth: config.width, frameHeight: config.height)
         }
         if let overlay, overlay.fitted {
             logger.warning("the watermark is larger than the \(config.width)x\(config.height) picture: shrunk to fit")
         }
-        pacer = Pacer(
+        self.overlay = overlay
+        let pacer = Pacer(
             fps: config.fps, clock: clock, pause: pause, cadence: config.cadence,
             prepare: overlay.map { overlay in { overlay.apply(to: $0) } })
-        video =
+        let video: any VideoSource =
             switch config.video {
             case .testPattern:
                 try TestPattern(width: config.width, height: config.height, fps: config.fps, clock: clock)
@@ -44,7 +50,7 @@ struct BroadcastSources {
                     capture: capture, region: region, outputWidth: config.width, outputHeight: config.height,
                     stop: stop, report: hub.reporter)
             }
-        audio =
+        let audio: (any AudioSource)? =
             switch config.audio {
             case .testTone: ToneSource(clock: clock, stop: stop)
             case .none: nil
@@ -54,6 +60,13 @@ struct BroadcastSources {
                     report: hub.reporter, logger: logger)
             }
         thumbnailer = Thumbnailer(fps: config.fps)
+        pacing = pacer.counts
+        work = video.work
+        capture = Handoff(CaptureStage(pacer: pacer, source: video))
+        sound =
+            if let audio, let audioEncoder { Handoff(AudioEncodingStage(source: audio, encoder: audioEncoder)) } else {
+                nil
+            }
     }
 
     /// A capture device, or two mixed.
@@ -71,10 +84,10 @@ struct BroadcastSources {
 
     /// What stamping the watermark cost, once the broadcast is over.
     func reportWatermark(logger: Logger) {
-        guard overlay != nil, pacer.captured.current > 0 else { return }
-        let microseconds = Double(pacer.preparing.current) / Double(pacer.captured.current) / 1000
+        guard overlay != nil, pacing.captured.current > 0 else { return }
+        let microseconds = Double(pacing.preparing.current) / Double(pacing.captured.current) / 1000
         logger.info(
-            "watermark: \(pacer.captured.current) frames stamped, \(String(fixed: microseconds, decimals: 1)) µs each, \(String(fixed: Double(pacer.preparing.current) / 1e9, decimals: 3)) s in all"
+            "watermark: \(pacing.captured.current) frames stamped, \(String(fixed: microseconds, decimals: 1)) µs each, \(String(fixed: Double(pacing.preparing.current) / 1e9, decimals: 3)) s in all"
         )
     }
 }

@@ -8,30 +8,36 @@ import Push
 import ServiceLifecycle
 import UnixSignals
 
-/// One rendition's own stages: the scaler that makes its picture from the captured one (none for
-/// the largest, which is the captured picture), its H.264 encoder and its packaging.
-struct RenditionStages {
+/// One rendition's own stages, each waiting for the thread that runs it: its encoder (with the
+/// scaler that makes its picture from the captured one) and its packaging.
+struct RenditionStages: Sendable {
     let id: String
-    let scaler: RungScaler?
-    let encoder: VideoEncoder
-    let packaging: PackagingStage
+    let encoding: Handoff<VideoEncodingStage>
+    let packaging: Handoff<PackagingStage>
+}
+
+/// The capture thread's work: the pacer offers the source's pictures on the clock's slots.
+struct CaptureStage {
+    let pacer: Pacer
+    let source: any VideoSource
 }
 
 /// The media pipeline of one broadcast as a Service: each stage on its own thread, joined by
 /// bounded queues (video keeps the newest frames, packets are never dropped), end of stream
 /// travelling downstream so a stop flushes the last segment and ends the playlist. Each rendition
 /// has its own frame queue, encoder thread and packaging thread; capture and audio are shared.
-// Unchecked Sendable: its stages hold libav contexts (C handles), each used by its own thread.
-final class PipelineService: Service, @unchecked Sendable {
-    // The stages are handed to their threads once, at start; each is then used by that thread only.
-    private let pacer: Pacer
-    private let videoSource: any VideoSource
+/// The stages hold libav contexts and X or PipeWire handles: each is handed to its thread once
+/// (``Handoff``), so this service only wires queues and threads.
+final class PipelineService: Service {
+    private let capture: Handoff<CaptureStage>
+    /// Slots between IDRs, and in a Low-Latency HLS part: the frames a queue never drops.
+    private let keyframeInterval: Int
+    private let partSlots: Int?
     /// Largest first: the first is the captured picture's size, and what packet destinations (RTMP, SRT) get.
     private let renditions: [RenditionStages]
-    private let audioSource: (any AudioSource)?
-    private let audioEncoder: AudioEncoder?
+    private let sound: Handoff<AudioEncodingStage>?
     /// A ladder's audio rendition, when its sound is not muxed into each video rendition.
-    private let audioPackaging: PackagingStage?
+    private let audioPackaging: Handoff<PackagingStage>?
     /// Kept a picture of the largest rendition now and then.
     private let thumbnailer: Thumbnailer
     private let sinks: [SinkRunner]
@@ -47,24 +53,29 @@ final class PipelineService: Service, @unchecked Sendable {
     private let logger: Logger
     private let report: EventReporter
 
+    struct Stages: Sendable {
+        let capture: Handoff<CaptureStage>
+        let keyframeInterval: Int
+        let partSlots: Int?
+        let renditions: [RenditionStages]
+        let sound: Handoff<AudioEncodingStage>?
+        let audioPackaging: Handoff<PackagingStage>?
+    }
+
     init(
-        pacer: Pacer, videoSource: any VideoSource, renditions: [RenditionStages], audioSource: (any AudioSource)?,
-        audioEncoder: AudioEncoder?, audioPackaging: PackagingStage?, thumbnailer: Thumbnailer, sinks: [SinkRunner],
-        packetSinks: [any PacketSink], captioner: Captioner?,
-        stop: StopSignal,
-        pause: PauseSwitch,
-        clock: MediaClock, stats: BroadcastStats, logger: Logger, report: @escaping EventReporter,
-        finished: @escaping @Sendable () -> Void
+        _ stages: Stages, thumbnailer: Thumbnailer, sinks: [SinkRunner], packetSinks: [any PacketSink],
+        captioner: Captioner?, stop: StopSignal, pause: PauseSwitch, clock: MediaClock, stats: BroadcastStats,
+        logger: Logger, report: @escaping EventReporter, finished: @escaping @Sendable () -> Void
     ) {
+        capture = stages.capture
+        keyframeInterval = stages.keyframeInterval
+        partSlots = stages.partSlots
+        renditions = stages.renditions
+        sound = stages.sound
+        audioPackaging = stages.audioPackaging
         self.report = report
         self.pause = pause
         self.finished = finished
-        self.pacer = pacer
-        self.videoSource = videoSource
-        self.renditions = renditions
-        self.audioSource = audioSource
-        self.audioEncoder = audioEncoder
-        self.audioPackaging = audioPackaging
         self.thumbnailer = thumbnailer
         self.sinks = sinks
         self.packetSinks = packetSinks
@@ -84,52 +95,58 @@ final class PipelineService: Service, @unchecked Sendable {
         // worth of them keeps them all (up to four times the queue). The lower rungs of a ladder,
         // cheap to encode, may wait longer for their thread on a busy machine before they lose a
         // frame.
-        let interval = renditions[0].encoder.settings.keyframeInterval
-        let partSlots = pacer.partSlots
+        let interval = keyframeInterval
+        let partSlots = partSlots
         let frames = renditions.indices.map { number in
             BoundedQueue<VideoFrame>(capacity: number == 0 ? 4 : 8, policy: .dropOldest) { frame in
                 Pacer.startsSegmentOrPart(frame.index, keyframeInterval: interval, partSlots: partSlots)
             }
         }
         let packets = renditions.map { _ in BoundedQueue<PacketMessage>(capacity: 256, policy: .block) }
+        let tap = packetSinks.isEmpty ? nil : Self.tap(packetSinks)
         defer { finished() }
         try await withGracefulShutdownHandler {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    try await self.stage("capture", closing: frames) {
-                        defer { self.videoSource.close() }
-                        try self.pacer.run(source: self.videoSource, into: frames, until: self.stop)
+                    try await self.stage("capture", closing: frames, self.capture) { (capture: CaptureStage) in
+                        defer { capture.source.close() }
+                        try capture.pacer.run(source: capture.source, into: frames, until: self.stop)
                     }
                 }
-                // Each stage is reached through `self`: the stages are handed to their threads once.
-                for number in self.renditions.indices {
-                    let suffix = self.renditions.count > 1 ? "-" + self.renditions[number].id : ""
+                for (number, rendition) in self.renditions.enumerated() {
+                    let suffix = self.renditions.count > 1 ? "-" + rendition.id : ""
+                    let (encoderName, packagerName) = ("video-encoder" + suffix, "packager" + suffix)
+                    let outlets = self.outlets(of: rendition.id, top: number == 0, tap: tap)
                     group.addTask {
-                        try await self.stage("video-encoder" + suffix, closing: [packets[number]]) {
-                            try self.encodeVideo(
-                                self.renditions[number], top: number == 0, from: frames[number], into: packets[number])
+                        try await self.stage(encoderName, closing: [packets[number]], rendition.encoding) {
+                            (encoding: VideoEncodingStage) in
+                            try encoding.run(from: frames[number], into: packets[number], outlets)
                         }
                     }
                     group.addTask {
-                        try await self.stage("packager" + suffix, closing: [packets[number]]) {
-                            try self.renditions[number].packaging.run(input: packets[number])
+                        try await self.stage(packagerName, closing: [packets[number]], rendition.packaging) {
+                            (packaging: PackagingStage) in
+                            try packaging.run(input: packets[number])
                         }
                     }
                 }
                 // The sound goes to the audio rendition, or into every video rendition.
                 let sound = self.audioPackaging.map { _ in BoundedQueue<PacketMessage>(capacity: 256, policy: .block) }
-                if let sound {
+                if let sound, let audioPackaging = self.audioPackaging {
                     group.addTask {
-                        try await self.stage("packager-audio", closing: [sound]) {
-                            try self.audioPackaging?.run(input: sound)
+                        try await self.stage("packager-audio", closing: [sound], audioPackaging) {
+                            (packaging: PackagingStage) in
+                            try packaging.run(input: sound)
                         }
                     }
                 }
-                if audioSource != nil {
+                if let encoding = self.sound {
                     let targets = sound.map { [$0] } ?? packets
+                    let outlets = self.soundOutlets(tap: tap)
                     group.addTask {
-                        try await self.stage("audio", closing: targets) {
-                            try self.encodeAudio(into: targets)
+                        try await self.stage("audio", closing: targets, encoding) {
+                            (encoding: AudioEncodingStage) in
+                            try encoding.run(into: targets, outlets)
                         }
                     }
                 }
@@ -139,6 +156,33 @@ final class PipelineService: Service, @unchecked Sendable {
             self.stop.requestStop(at: self.clock.elapsed())
         }
         await finishSinks()
+    }
+
+    /// What a rendition's encoder counts and feeds: the broadcast's frame counts are the largest
+    /// rendition's (`top`), and so are the thumbnail and what packet destinations get; the top
+    /// rung of a ladder sheds when it cannot keep up (``RungShedding``).
+    private func outlets(of id: String, top: Bool, tap: (@Sendable (EncodedPacket) -> Void)?)
+        -> VideoEncodingStage.Outlets
+    {
+        let rung = stats.renditions.first { $0.id == id }
+        return VideoEncodingStage.Outlets(
+            counts: .init(
+                encoded: (top ? [stats.framesEncoded] : []) + (rung.map { [$0.framesEncoded] } ?? []),
+                dropped: (top ? [stats.framesDropped] : []) + (rung.map { [$0.framesDropped] } ?? []),
+                shed: rung?.framesShed, bytes: stats.videoBytes),
+            sheds: top && rung != nil, thumbnailer: top ? thumbnailer : nil, tap: top ? tap : nil, report: report)
+    }
+
+    /// What the sound's encoder feeds: the captions' program, and the packet destinations.
+    private func soundOutlets(tap: (@Sendable (EncodedPacket) -> Void)?) -> AudioEncodingStage.Outlets {
+        var listener: (@Sendable (AudioFrame) -> Void)?
+        if let captioner { listener = { captioner.feed($0) } }
+        return AudioEncodingStage.Outlets(pause: pause, listener: listener, tap: tap, bytes: stats.audioBytes)
+    }
+
+    /// Hands each packet to every packet destination (which never makes it wait).
+    private static func tap(_ sinks: [any PacketSink]) -> @Sendable (EncodedPacket) -> Void {
+        { packet in for sink in sinks { sink.send(packet) } }
     }
 
     /// Lets every sink and packet destination take the end of the stream, waiting a bounded time for
@@ -187,99 +231,22 @@ final class PipelineService: Service, @unchecked Sendable {
         }
     }
 
-    /// Runs a stage on its thread; a failure stops the whole broadcast and unblocks its neighbours.
-    private func stage<Element>(
-        _ name: String, closing queues: [BoundedQueue<Element>], _ body: @escaping @Sendable () throws -> Void
+    /// Runs a stage on its thread, which takes it over; a failure stops the whole broadcast and
+    /// unblocks its neighbours.
+    private func stage<Element, Stage>(
+        _ name: String, closing queues: [BoundedQueue<Element>], _ handoff: Handoff<Stage>,
+        _ body: @escaping @Sendable (Stage) throws -> Void
     ) async throws {
         do {
-            try await WorkerThread.run(name: "onair-\(name)", body)
+            try await WorkerThread.run(name: "onair-\(name)") {
+                guard let stage = handoff.take() else { preconditionFailure("stage \(name) was run twice") }
+                try body(stage)
+            }
         } catch {
             logger.error("\(name) failed: \(error)")
             stop.requestStop(at: 0)
             queues.forEach { $0.close() }
             throw error
         }
-    }
-
-    /// One rendition's encoder thread: its picture scaled from the captured one, then encoded. The
-    /// broadcast's frame counts are the largest rendition's (`top`); packet destinations get its packets. The
-    /// largest rung of a ladder sheds when it cannot keep up (``RungShedding``).
-    private func encodeVideo(
-        _ rendition: RenditionStages, top: Bool, from frames: BoundedQueue<VideoFrame>,
-        into packets: BoundedQueue<PacketMessage>
-    ) throws {
-        let encoder = rendition.encoder
-        defer { packets.push(.end(encoder.stream.track)) }
-        let counts = stats.renditions.first { $0.id == rendition.id }
-        var shedding = top && counts != nil ? RungShedding() : nil
-        var lastPicture: VideoFrame?
-        var dropped = 0
-        while let captured = frames.pop() {
-            let newlyDropped = frames.droppedCount - dropped
-            dropped = frames.droppedCount
-            if newlyDropped > 0 {
-                if top { stats.framesDropped.add(newlyDropped) }
-                counts?.framesDropped.add(newlyDropped)
-            }
-            var picture = captured
-            if var policy = shedding {
-                switch policy.observe(dropped: newlyDropped, at: Double(captured.index) / Double(pacer.fps)) {
-                case .started:
-                    report(
-                        .renditionOverloaded,
-                        "rendition \(rendition.id) cannot be encoded in real time: it takes fewer new pictures "
-                            + "until it can (the other renditions keep every frame)")
-                case .ended:
-                    report(.renditionRecovered, "rendition \(rendition.id) is encoded in real time again")
-                case nil:
-                    break
-                }
-                if !policy.takesNewPicture(index: captured.index), let lastPicture {
-                    picture = try lastPicture.reference(index: captured.index)
-                    counts?.framesShed.add()
-                } else {
-                    lastPicture = captured
-                }
-                shedding = policy
-            }
-            let frame = try rendition.scaler?.scale(picture) ?? picture
-            if top { thumbnailer.offer(frame) }
-            for packet in try encoder.encode(frame) {
-                stats.videoBytes.add(packet.size)
-                send(packet, to: [packets], packetSinks: top)
-            }
-            if top { stats.framesEncoded.add() }
-            counts?.framesEncoded.add()
-        }
-        for packet in try encoder.flush() {
-            send(packet, to: [packets], packetSinks: top)
-        }
-    }
-
-    /// Capture and AAC encoding share a thread: encoding 20 ms of audio takes well under 1 ms.
-    private func encodeAudio(into packets: [BoundedQueue<PacketMessage>]) throws {
-        defer { if let track = audioEncoder?.stream.track { packets.forEach { $0.push(.end(track)) } } }
-        guard let source = audioSource, let encoder = audioEncoder else { return }
-        while let samples = try source.read() {
-            // Paused: the device is still read, so the clock and the sample count stay together.
-            if pause.isPaused { samples.silence() }
-            captioner?.feed(samples)
-            for packet in try encoder.encode(samples) {
-                stats.audioBytes.add(packet.size)
-                send(packet, to: packets)
-            }
-        }
-        for packet in try encoder.flush() {
-            send(packet, to: packets)
-        }
-    }
-
-    /// To packaging (never dropped; muxed audio to every rendition's), and to each packet
-    /// destination (which never makes it wait): the top rendition's video, and the sound.
-    private func send(
-        _ packet: EncodedPacket, to packets: [BoundedQueue<PacketMessage>], packetSinks: Bool = true
-    ) {
-        for queue in packets { queue.push(.packet(packet)) }
-        if packetSinks { for sink in self.packetSinks { sink.send(packet) } }
     }
 }

@@ -2,12 +2,6 @@ public import HLSModel
 public import Runtime
 public import Media
 
-/// What the encoders send the packaging stage: packets, then each track's end.
-public enum PacketMessage: Sendable {
-    case packet(EncodedPacket)
-    case end(TrackID)
-}
-
 /// The packaging thread of one rendition: puts its tracks' packets in time order, cuts them into
 /// fragments and segments on the grid, muxes them, and hands each change of the rendition's
 /// timeline to every sink. It never waits for a sink: each has its own runner.

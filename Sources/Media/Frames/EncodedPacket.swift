@@ -43,3 +43,9 @@ public final class EncodedPacket: @unchecked Sendable {
         av_packet_free(&packet)
     }
 }
+
+/// What the encoders send the packaging stage: packets, then each track's end.
+public enum PacketMessage: Sendable {
+    case packet(EncodedPacket)
+    case end(TrackID)
+}
