@@ -66,8 +66,9 @@ public final class VideoEncoder {
             context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
             context.pointee.time_base = AVRational(num: 1, den: Int32(settings.fps))
             context.pointee.framerate = AVRational(num: Int32(settings.fps), den: 1)
-            context.pointee.gop_size = Int32(settings.keyframeInterval)
-            context.pointee.keyint_min = Int32(settings.keyframeInterval)
+            let distance = Self.automaticKeyframeDistance(settings)
+            context.pointee.gop_size = distance
+            context.pointee.keyint_min = distance
             context.pointee.max_b_frames = 0
             context.pointee.bit_rate = Int64(settings.bitrate)
             context.pointee.rc_max_rate = Int64(settings.bitrate)
@@ -97,6 +98,15 @@ public final class VideoEncoder {
             // frame rate would leave behind the presentation times.
             packet.pointee.dts = packet.pointee.pts
         }
+    }
+
+    /// The longest run of frames the encoder may go without a key frame of its own choosing.
+    /// Every key frame is forced on the segment grid (`encode(_:)`); x264 counts from each one,
+    /// but libaom keeps counting from its own, so once frames had been dropped its key frames
+    /// fell inside segments (12 of 13 segments held one, measured on a loaded machine). libaom is
+    /// given no interval of its own.
+    static func automaticKeyframeDistance(_ settings: VideoEncoderSettings) -> Int32 {
+        settings.codec == .av1 ? Int32.max : Int32(settings.keyframeInterval)
     }
 
     /// What onair sets of libaom beyond its real-time mode: `tune-content=screen` (palette and
