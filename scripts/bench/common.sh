@@ -80,4 +80,4 @@ animate() {  # width height x y: ffplay showing testsrc2 there, on the screen sc
 
 # What onair sets of x264 beyond the preset and zerolatency (VideoEncoder.x264Parameters): the
 # ffmpeg peers use the same, so the settings are identical.
-x264_params=scenecut=0:repeat-headers=1:force-cfr=0:ipratio=2
+x264_params=scenecut=0:repeat-headers=1:force-cfr=0:ipratio=3

@@ -157,10 +157,12 @@ public final class VideoEncoder {
     ///   `zerolatency` assumes a constant rate, so a still screen's frames, which the cadence sends
     ///   seconds apart, were each budgeted as a 30th of a second: the IDR a joining viewer sees first
     ///   came out blurred (SSIM 0.94 to 0.99 against the screen, worse with every segment);
-    /// - `ipratio=2`: the IDR is what every later frame of a still screen refers to and what a
-    ///   joining viewer sees first: it gets a finer quantizer than film's 1.4 gives it (at half
-    ///   the default rate, SSIM 0.995 became 0.997).
-    public static let x264Parameters = "scenecut=0:repeat-headers=1:force-cfr=0:ipratio=2"
+    /// - `ipratio=3`: the IDR is what every later frame of a still screen refers to and what a
+    ///   joining viewer sees first: it gets a finer quantizer than film's 1.4 gives it. At half the
+    ///   default rate, a still screen's IDRs went from 0.995 (1.4) to 0.9955–0.9963 (2) to
+    ///   0.9977–0.9983 (3); someone typing got 0.99915 on average where 2 gave 0.99882, for 4 %
+    ///   more bytes (BENCHMARKS.md).
+    public static let x264Parameters = "scenecut=0:repeat-headers=1:force-cfr=0:ipratio=3"
 
     /// Encodes one frame, forcing an IDR on the keyframe grid: on the first frame at or past each
     /// grid point, as the frame on it may have been dropped when encoding fell behind (a segment
