@@ -4,10 +4,7 @@ import Foundation
 import HLS
 import Logging
 import Media
-import Metrics
-import Prometheus
 import Publisher
-import Push
 import enum Runtime.VideoCodec
 import Server
 
@@ -204,18 +201,12 @@ struct Publish: AsyncParsableCommand {
     func run() async throws {
         LibavLog.silence()
         OpenFileLimit.raise()
-        try checkPort()
-        do throws(ServerError) {
-            try server.tls?.check()
-        } catch {
-            throw UsageError(message: error.description)
-        }
+        if !serving.noServe { try Startup.checkListening(server) }
         var configuration = broadcastConfiguration
-        PushTrust.trust(authoritiesIn: push.certificateAuthorities)
-        // A private channel: what this process writes (rewind window, recordings, --hls-dir) is this user's only.
-        if configuration.server.viewerAccess != nil { umask(0o077) }
+        Startup.settle(
+            privateChannels: configuration.server.viewerAccess != nil, pushAuthorities: push.certificateAuthorities)
         configuration.watermark = try watermark.load()
-        LoggingSystem.bootstrap { [logFormat, logLevel] _ in ConsoleLogHandler(format: logFormat, logLevel: logLevel) }
+        let registry = Startup.bootstrap(logFormat: logFormat, logLevel: logLevel)
         let logger = Logger(label: "onair")
         let resolver = VideoSourceResolver(
             choice: sources.source, channel: channel, display: sources.display, cursor: !sources.noCursor,
@@ -248,10 +239,6 @@ struct Publish: AsyncParsableCommand {
             )
         }
         for notice in notices where !notice.isEmpty { logger.notice("\(notice)") }
-        let registry = PrometheusCollectorRegistry()
-        var metricsFactory = PrometheusMetricsFactory(registry: registry)
-        metricsFactory.nameAndLabelSanitizer = MetricsEndpoint.sanitize
-        MetricsSystem.bootstrap(metricsFactory)
         let broadcast = Broadcast(configuration: configuration, logger: logger, metrics: registry)
         try await broadcast.run(showStatus: isatty(STDERR_FILENO) == 1)
     }
@@ -309,16 +296,6 @@ struct Publish: AsyncParsableCommand {
     /// `1 h`, `30 min`, `90 s`.
     static func lifetime(_ seconds: Int) -> String {
         seconds % 3600 == 0 ? "\(seconds / 3600) h" : seconds % 60 == 0 ? "\(seconds / 60) min" : "\(seconds) s"
-    }
-
-    /// The port must be free before anything starts.
-    func checkPort() throws {
-        guard !serving.noServe else { return }
-        if let problem = PortCheck.problem(host: server.host, port: server.port) {
-            throw UsageError(
-                message:
-                    "port \(server.port) on \(server.host) is not available (\(problem)); choose another with --port")
-        }
     }
 
     /// The --hls-dir folder must be writable (this creates the channel's folder).

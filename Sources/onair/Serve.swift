@@ -3,10 +3,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Media
-import Metrics
-import Prometheus
 import Publisher
-import Push
 import Server
 
 struct Serve: AsyncParsableCommand {
@@ -149,31 +146,17 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         OpenFileLimit.raise()
-        let tokens = try tokens(environment: ProcessInfo.processInfo.environment)
-        // Private channels: what this process writes (recordings) is this user's only.
-        if try server.viewerAccess(environment: ProcessInfo.processInfo.environment) != nil { umask(0o077) }
-        if let problem = PortCheck.problem(host: server.host, port: server.port) {
-            throw UsageError(
-                message:
-                    "port \(server.port) on \(server.host) is not available (\(problem)); choose another with --port")
-        }
-        do throws(ServerError) {
-            try server.tls?.check()
-        } catch {
-            throw UsageError(message: error.description)
-        }
+        let tokens = try tokens(environment: environment)
+        let viewerAccess = try server.viewerAccess(environment: environment)
+        try Startup.checkListening(server)
+        Startup.settle(privateChannels: viewerAccess != nil, pushAuthorities: push.certificateAuthorities)
         try recording.checkWritable()
         try rewind.checkWritable()
-        PushTrust.trust(authoritiesIn: push.certificateAuthorities)
-        LoggingSystem.bootstrap { [logFormat, logLevel] _ in ConsoleLogHandler(format: logFormat, logLevel: logLevel) }
-        let registry = PrometheusCollectorRegistry()
-        var metricsFactory = PrometheusMetricsFactory(registry: registry)
-        metricsFactory.nameAndLabelSanitizer = MetricsEndpoint.sanitize
-        MetricsSystem.bootstrap(metricsFactory)
+        let registry = Startup.bootstrap(logFormat: logFormat, logLevel: logLevel)
         let recordings = recording.folder
         var serving = ServerConfiguration(
             host: server.host, port: server.port, allowOrigin: server.allowOrigin, tls: server.tls,
-            viewerAccess: try server.viewerAccess(environment: ProcessInfo.processInfo.environment),
+            viewerAccess: viewerAccess,
             idleTimeout: server.idleTimeout.seconds,
             maxConnections: OpenFileLimit.connections(wanted: server.maxConnections))
         serving.recordings = recordings

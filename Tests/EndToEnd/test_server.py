@@ -162,15 +162,19 @@ def test_signal_flushes_the_last_segment_and_ends_the_playlist(tmp_path, sig):
     assert all((tmp_path / "live/demo" / s["uri"]).stat().st_size > 0 for s in final.segments)
 
 
-def test_a_port_in_use_is_refused_before_anything_starts(tmp_path):
+@pytest.mark.parametrize("command", ["publish", "serve"])
+def test_a_port_in_use_is_refused_before_anything_starts(tmp_path, command):
+    out = tmp_path / "out"
+    folder = ("--hls-dir", str(out)) if command == "publish" else ("--record", str(out))
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        result = run_onair("publish", "--host", "127.0.0.1", "--port", str(port), "--hls-dir", str(tmp_path / "out"))
+        result = run_onair(command, "--host", "127.0.0.1", "--port", str(port), *folder,
+                           env={"ONAIR_INGEST_TOKEN": "a-token-of-sixteen-characters"})
     assert result.returncode == 2
     assert result.stderr.strip() == f"onair: port {port} on 127.0.0.1 is not available (Address already in use); choose another with --port"
-    assert not (tmp_path / "out").exists()
+    assert not out.exists()
 
 
 def test_a_segment_that_left_the_playlist_stays_downloadable_then_goes():
