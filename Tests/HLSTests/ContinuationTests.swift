@@ -33,6 +33,23 @@ import HLSModel
             startedAt: 1_795_320_010_000, continuing: previous)
     }
 
+    @Test func aRestartContinuesTheNumbersAfterADiscontinuity() throws {
+        let earlier = try #require(MediaPlaylist.parse(Self.earlier))
+        let timeline = Self.store(
+            previous: .init(playlist: earlier, files: ["init.mp4": [1], "seg7.m4s": [7], "seg8.m4s": [8]])
+        ).timeline
+        #expect(timeline.nextSequence == 9 && timeline.firstSequence == 9 && timeline.nextIsDiscontinuity)
+        #expect(timeline.initSegmentName == .initSegment(continuing: 9))
+        #expect(timeline.segments.map(\.name) == [.segment(7, .fmp4), .segment(8, .fmp4)])
+        #expect(timeline.segments.map(\.end) == [-2, 0])
+        #expect(timeline.discontinuitySequence == 1)
+        // A playlist naming files this program never writes is not taken up, only its numbering.
+        var foreign = earlier
+        foreign.segments[1].uri = "../etc/passwd"
+        let other = Self.store(previous: .init(playlist: foreign, files: ["../etc/passwd": [0]])).timeline
+        #expect(other.nextSequence == 9 && other.segments.isEmpty)
+    }
+
     @Test func aPlaylistReadsBackAsItWasWritten() throws {
         let playlist = try #require(MediaPlaylist.parse(Self.earlier))
         #expect(playlist.targetDuration == 2 && playlist.version == 6)

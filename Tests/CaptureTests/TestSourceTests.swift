@@ -2,7 +2,6 @@ import Runtime
 import Testing
 
 @testable import Capture
-@testable import Encoding
 @testable import Media
 
 @Suite struct TestSourceTests {

@@ -1,8 +1,6 @@
 import HLSModel
 import Testing
 
-@testable import HLS
-
 /// Media held in memory for as long as it is downloadable takes its own size, not the room its
 /// array grew into while being written.
 @Suite struct HeldBytesTests {

@@ -84,24 +84,6 @@ import Testing
         #expect(timeline.bytes(of: .part(1, 0, .fmp4)) == [1])
     }
 
-    @Test func aRestartContinuesTheNumbersAfterADiscontinuity() throws {
-        let earlier = try #require(MediaPlaylist.parse(ContinuationTests.earlier))
-        let timeline = Timeline(
-            configuration: Self.configuration(),
-            continuing: .init(playlist: earlier, files: ["init.mp4": [1], "seg7.m4s": [7], "seg8.m4s": [8]]))
-        #expect(timeline.nextSequence == 9 && timeline.firstSequence == 9 && timeline.nextIsDiscontinuity)
-        #expect(timeline.initSegmentName == .initSegment(continuing: 9))
-        #expect(timeline.segments.map(\.name) == [.segment(7, .fmp4), .segment(8, .fmp4)])
-        #expect(timeline.segments.map(\.end) == [-2, 0])
-        #expect(timeline.discontinuitySequence == 1)
-        // A playlist naming files this program never writes is not taken up, only its numbering.
-        var foreign = earlier
-        foreign.segments[1].uri = "../etc/passwd"
-        let other = Timeline(
-            configuration: Self.configuration(), continuing: .init(playlist: foreign, files: ["../etc/passwd": [0]]))
-        #expect(other.nextSequence == 9 && other.segments.isEmpty)
-    }
-
     @Test func theMultivariantPlaylistListsEachRenditionWithItsMeasuredRates() {
         var timeline = Timeline(configuration: Self.configuration())
         #expect(
