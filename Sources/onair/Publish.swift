@@ -201,7 +201,7 @@ struct Publish: AsyncParsableCommand {
     func run() async throws {
         LibavLog.silence()
         OpenFileLimit.raise()
-        if !serving.noServe { try Startup.checkListening(server) }
+        try Startup.checkListening(server, serves: !serving.noServe)
         var configuration = broadcastConfiguration
         Startup.settle(
             privateChannels: configuration.server.viewerAccess != nil, pushAuthorities: push.certificateAuthorities)

@@ -9,9 +9,10 @@ import Server
 /// checks of the listening address, which refuse in one line before anything is written; then the
 /// process's settings; then logging and metrics, bootstrapped once for the process.
 enum Startup {
-    /// Refuses a port that is taken and TLS files that cannot be served, each in one line.
-    static func checkListening(_ server: ServerOptions) throws {
-        if let problem = PortCheck.problem(host: server.host, port: server.port) {
+    /// Refuses, each in one line, a port that is taken (when the command `serves`) and TLS files
+    /// that cannot be served (whenever they are given).
+    static func checkListening(_ server: ServerOptions, serves: Bool = true) throws {
+        if serves, let problem = PortCheck.problem(host: server.host, port: server.port) {
             throw UsageError(
                 message:
                     "port \(server.port) on \(server.host) is not available (\(problem)); choose another with --port")
