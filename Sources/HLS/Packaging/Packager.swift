@@ -7,8 +7,7 @@ final class Packager {
     private let muxer: Muxer
     /// The init segment (ftyp + moov) for fMP4; empty for TS.
     let initSegment: [UInt8]
-    /// Fragments ended inside the open one's part (a segment's keyframe on its own), handed over
-    /// with it.
+    /// Fragments ended inside the open one's part (one per picture), handed over with it.
     private var carried: [UInt8] = []
 
     /// Opens the muxer over `streams` and writes the header.
@@ -36,9 +35,9 @@ final class Packager {
         try muxer.write(packet, duration: duration, interleaved: false)
     }
 
-    /// Ends the fragment written so far (fMP4: a segment's first picture) without ending the part:
-    /// its bytes open what the next cut returns.
-    func isolateKeyframe() throws {
+    /// Ends the fragment written so far (fMP4: one picture) without ending the part: its bytes go
+    /// with what the next cut returns.
+    func endFragment() throws {
         try muxer.flushFragment()
         carried += muxer.take()
     }

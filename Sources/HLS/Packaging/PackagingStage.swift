@@ -17,11 +17,18 @@ public final class PackagingStage {
     /// The newest picture, written once the next one comes: it lasts until then (a still screen's
     /// encoder is given fewer pictures than slots), so a fragment's samples cover its whole time.
     private var heldPicture: EncodedPacket?
-    /// The held picture starts a segment (fMP4): once written, it is flushed as a fragment of its
-    /// own, so the segment's I-frame (``IFrameRange``) is a whole `moof` and `mdat` that any
-    /// player's parser takes as it is. The sound that comes meanwhile waits in `heldSound`.
-    private var keyframeStartsSegment = false
+    /// fMP4 with pictures: every picture ends a fragment, so each `moof` holds one picture. The
+    /// segment's first is then a whole `moof` and `mdat` that any player's parser takes as it is
+    /// (its I-frame, ``IFrameRange``), and no fragment holds more pictures than another:
+    /// GStreamer's MP4 demuxer reckons a frame rate from each fragment's pictures (none from one
+    /// alone), and its decoder, told of another rate, starts over at the next keyframe, so a
+    /// segment of a fragment of one picture and one of many played as its first picture alone.
+    private let fragmentPerPicture: Bool
+    /// The sound since it was last written: it joins a picture's fragment a few frames at a time
+    /// (fewer boxes), never the segment's first picture's, and always before a cut.
     private var heldSound: [EncodedPacket] = []
+    /// How much sound (in frames, about 21 ms each) waits for the next picture's fragment.
+    private static let soundPerFragment = 8
     /// The channel's markers, taken up with each change; `markersSeen` is the book's version.
     private let markers: MarkerBook?
     private var markersSeen = 0
@@ -42,6 +49,7 @@ public final class PackagingStage {
         self.segmenter = Segmenter(configuration: segmenter)
         interleaver = Interleaver(tracks: Set(tracks.map(\.track)))
         packager = try Packager(format: timeline.configuration.format, streams: tracks)
+        fragmentPerPicture = packager.format == .fmp4 && segmenter.cutsOn == .video
         publish(self.timeline.setInitSegment(packager.initSegment))
     }
 
@@ -55,18 +63,27 @@ public final class PackagingStage {
                 interleaver.end(track)
             }
             while let packet = interleaver.pop() {
+                var pictureFragmentOpen = false
                 if packet.kind == .video, let held = heldPicture {
                     try packager.write(held, duration: packet.pts - held.pts)
                     heldPicture = nil
-                    try writeHeldSound(isolatingKeyframe: keyframeStartsSegment)
+                    // The segment's first picture alone; another one's fragment takes sound too.
+                    if fragmentPerPicture, held.isKeyframe { try packager.endFragment() }
+                    pictureFragmentOpen = fragmentPerPicture && !held.isKeyframe
                 }
                 let events = segmenter.accept(
                     kind: packet.kind, time: packet.presentationSeconds, isKeyframe: packet.isKeyframe)
+                if !events.isEmpty {
+                    // The sound before a cut is in the part it ends.
+                    try writeHeldSound()
+                } else if pictureFragmentOpen {
+                    if heldSound.count >= Self.soundPerFragment { try writeHeldSound() }
+                    try packager.endFragment()
+                }
                 try apply(events)
                 if packet.kind == .video {
                     heldPicture = packet
-                    keyframeStartsSegment = packet.isKeyframe && packager.format == .fmp4
-                } else if keyframeStartsSegment {
+                } else if fragmentPerPicture {
                     heldSound.append(packet)
                 } else {
                     try packager.write(packet)
@@ -74,17 +91,14 @@ public final class PackagingStage {
             }
         }
         if let held = heldPicture { try packager.write(held) }
-        try writeHeldSound(isolatingKeyframe: false)
+        try writeHeldSound()
         try apply(segmenter.finish(), last: true)
         publish(timeline.end())
         captions?.end()
     }
 
-    /// Writes the sound held while a segment's first picture waited, after ending that picture's
-    /// fragment when `isolatingKeyframe`.
-    private func writeHeldSound(isolatingKeyframe: Bool) throws {
-        if isolatingKeyframe { try packager.isolateKeyframe() }
-        keyframeStartsSegment = false
+    /// Writes the held sound into the open fragment.
+    private func writeHeldSound() throws {
         for sound in heldSound { try packager.write(sound) }
         heldSound.removeAll()
     }
