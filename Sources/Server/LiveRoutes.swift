@@ -125,8 +125,7 @@ struct LiveRoutes {
         }
         var headers: HTTPFields = [
             .contentType: file.contentType,
-            .cacheControl: Self.cacheControl(
-                for: file, blocking: live.msn != nil, holdSeconds: channel.viewerWindow, tokenLife: tokenLife),
+            .cacheControl: Self.cacheControl(for: file, blocking: live.msn != nil, tokenLife: tokenLife),
             .accessControlAllowOrigin: allowOrigin,
         ]
         let gzip = !file.immutable && Self.acceptsGzip(request.headers[.acceptEncoding])
@@ -244,21 +243,22 @@ struct LiveRoutes {
         }
     }
 
-    /// What an edge cache in front of this server may do with a response (DESIGN 11). Media never
-    /// changes once listed: a year, immutable. A playlist changes each part or segment: one second,
-    /// the least `max-age` can say, and never `no-cache` (Varnish answers that with uncacheable
-    /// hit-for-miss objects, so requests stop collapsing). A blocking reload's answer is right for
-    /// as long as its URI (`_HLS_msn`, `_HLS_part`) can be asked for: kept as long as a request
-    /// may be held. A private channel's answers are kept no longer than their token works, so an
+    /// What a cache may do with a response (DESIGN 11). Media never changes once listed: a year,
+    /// immutable. A playlist changes each part or segment: one second, the least `max-age` can
+    /// say, and never `no-cache` (Varnish answers that with uncacheable hit-for-miss objects, so
+    /// requests stop collapsing). A blocking reload's answer (`_HLS_msn`, `_HLS_part`) is for edge
+    /// caches only (`s-maxage`), for that second: the viewers held for one part ask for it at once.
+    /// A browser keeps none (`max-age=0`), because a player may ask the same URI again for what
+    /// came since: Video.js does at the end of each segment, and answered from its browser's cache
+    /// (6 s, the hold time, before) it got the same playlist again and again, froze, and played
+    /// 6 s behind. A private channel's answers are kept no longer than their token works, so an
     /// edge stops serving a URL when its token expires.
-    static func cacheControl(for file: LiveFile, blocking: Bool, holdSeconds: Double, tokenLife: Int? = nil) -> String {
-        if let tokenLife {
-            let age = file.immutable ? tokenLife : min(tokenLife, blocking ? max(1, Int(holdSeconds)) : 1)
-            return "public, max-age=\(age)"
+    static func cacheControl(for file: LiveFile, blocking: Bool, tokenLife: Int? = nil) -> String {
+        if file.immutable {
+            return tokenLife.map { "public, max-age=\($0)" } ?? "public, max-age=31536000, immutable"
         }
-        if file.immutable { return "public, max-age=31536000, immutable" }
-        if blocking { return "public, max-age=\(max(1, Int(holdSeconds)))" }
-        return "public, max-age=1"
+        let age = min(tokenLife ?? 1, 1)
+        return blocking ? "public, max-age=0, s-maxage=\(age)" : "public, max-age=\(age)"
     }
 
     /// True when an Accept-Encoding value lists gzip with a non-zero quality.

@@ -139,6 +139,16 @@ import Testing
             SteeringManifest.answer(pathways: pathways, current: "a", down: ["b"], path: path)
                 == "{\"VERSION\":1,\"TTL\":1,\"RELOAD-URI\":\"http://c.example/steering/demo\","
                 + "\"PATHWAY-PRIORITY\":[\"a\",\"c\",\"b\"]}\n")
+        // Its twins down, a player on a pathway that is up reads the next manifest there: once a
+        // twin answers again, that manifest sends the reload back to it.
+        #expect(
+            SteeringManifest.answer(pathways: pathways, current: "b", down: ["a", "c"], path: path)
+                == "{\"VERSION\":1,\"TTL\":1,\"RELOAD-URI\":\"https://b.example/tv/steering/demo\","
+                + "\"PATHWAY-PRIORITY\":[\"b\",\"a\",\"c\"]}\n")
+        #expect(
+            SteeringManifest.answer(pathways: Array(pathways.prefix(2)), current: "b", down: ["a"], path: path)
+                == "{\"VERSION\":1,\"TTL\":1,\"RELOAD-URI\":\"https://b.example/tv/steering/demo\","
+                + "\"PATHWAY-PRIORITY\":[\"b\",\"a\"]}\n")
         #expect(
             SteeringManifest.answer(pathways: pathways, current: nil, down: ["a", "b", "c"], path: path)
                 == "{\"VERSION\":1,\"TTL\":1,\"RELOAD-URI\":\"https://b.example/tv/steering/demo\","

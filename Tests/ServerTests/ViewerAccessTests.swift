@@ -81,20 +81,14 @@ import Testing
     @Test func aPrivateAnswerIsKeptNoLongerThanItsToken() {
         let segment = LiveFile(bytes: [], contentType: "video/mp4", immutable: true)
         let playlist = LiveFile(bytes: [], contentType: "application/vnd.apple.mpegurl", immutable: false)
+        #expect(LiveRoutes.cacheControl(for: segment, blocking: false, tokenLife: 6200) == "public, max-age=6200")
+        #expect(LiveRoutes.cacheControl(for: playlist, blocking: false, tokenLife: 6200) == "public, max-age=1")
         #expect(
-            LiveRoutes.cacheControl(for: segment, blocking: false, holdSeconds: 6, tokenLife: 6200)
-                == "public, max-age=6200")
-        #expect(
-            LiveRoutes.cacheControl(for: playlist, blocking: false, holdSeconds: 6, tokenLife: 6200)
-                == "public, max-age=1")
-        #expect(
-            LiveRoutes.cacheControl(for: playlist, blocking: true, holdSeconds: 6, tokenLife: 6200)
-                == "public, max-age=6")
-        #expect(
-            LiveRoutes.cacheControl(for: playlist, blocking: true, holdSeconds: 6, tokenLife: 4) == "public, max-age=4")
-        #expect(
-            LiveRoutes.cacheControl(for: segment, blocking: false, holdSeconds: 6)
-                == "public, max-age=31536000, immutable")
+            LiveRoutes.cacheControl(for: playlist, blocking: true, tokenLife: 6200) == "public, max-age=0, s-maxage=1")
+        #expect(LiveRoutes.cacheControl(for: playlist, blocking: true, tokenLife: 0) == "public, max-age=0, s-maxage=0")
+        #expect(LiveRoutes.cacheControl(for: playlist, blocking: false) == "public, max-age=1")
+        #expect(LiveRoutes.cacheControl(for: playlist, blocking: true) == "public, max-age=0, s-maxage=1")
+        #expect(LiveRoutes.cacheControl(for: segment, blocking: false) == "public, max-age=31536000, immutable")
     }
 }
 

@@ -160,9 +160,9 @@ extension MultivariantPlaylist {
 /// location; Video.js (VHS 3) stays on the dead pathway until a steering manifest names another
 /// first. So the manifest is short-lived; it ranks the pathways found down last (the origins watch
 /// each other); and it is never read from the origin the player plays from: its `RELOAD-URI`
-/// names a twin's server, which is up when the player's own origin dies. It keeps a player on the
-/// pathway it reports (`_HLS_pathway`) while that one is up, rather than moving players back and
-/// forth.
+/// names a twin's server, which is up when the player's own origin dies, and never one found down:
+/// with its twin down, a player is sent back to its own. It keeps a player on the pathway it
+/// reports (`_HLS_pathway`) while that one is up, rather than moving players back and forth.
 public enum SteeringManifest {
     /// How long a player keeps a manifest before asking again, in seconds: the longest a player
     /// that waits for the manifest to move (Video.js) goes on from its buffer after its origin dies.
@@ -171,14 +171,17 @@ public enum SteeringManifest {
     /// The answer to a player on pathway `current` (nil, or a name not in `pathways`, for one
     /// that has not said), with the pathways in `down` found not answering: those up first, its
     /// own first among them, each group in the order given; the next reload at `path`
-    /// (`/steering/<channel>`) on the first of them that is not its own.
+    /// (`/steering/<channel>`) on the first of them that is up and not its own (its own when
+    /// no other is up).
     public static func answer(pathways: [Pathway], current: String?, down: Set<String> = [], path: String) -> String {
         let up = pathways.filter { !down.contains($0.id) }
         let own = up.first { $0.id == current }
         let ranked =
             (own.map { [$0] } ?? []) + up.filter { $0.id != own?.id } + pathways.filter { down.contains($0.id) }
         let playing = pathways.first { $0.id == current } ?? ranked.first
-        let reload = ranked.first { $0.id != playing?.id }
+        // A twin that is up; else its own, when the twins are all down (never one found down while
+        // another answers: a player told to ask a dead origin asks it every `TTL` and hears nothing).
+        let reload = up.first { $0.id != playing?.id } ?? up.first ?? ranked.first { $0.id != playing?.id }
         return render(priority: ranked.map(\.id), reloadURI: reload.map { $0.base + path })
     }
 
