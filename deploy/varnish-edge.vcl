@@ -7,8 +7,9 @@ vcl 4.1;
 # What it relies on from the origin: segments, parts and init segments are immutable for a year;
 # playlists carry max-age=1 (never no-cache, which Varnish would turn into hit-for-miss objects,
 # so that requests stop collapsing); a blocking reload (_HLS_msn, _HLS_part) is cacheable under its
-# full URL for as long as it may be held. Varnish's waiting list then makes every viewer asking for
-# the same object at once cost the origin one request.
+# full URL for a second (s-maxage=1, which Varnish prefers to max-age=0, the browsers' share).
+# Varnish's waiting list then makes every viewer asking for the same object at once cost the
+# origin one request.
 
 import directors;
 
