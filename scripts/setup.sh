@@ -29,6 +29,7 @@ packages=(
     sway xdg-desktop-portal xdg-desktop-portal-wlr dbus        # a headless Wayland desktop with a ScreenCast portal,
     pipewire pipewire-bin wireplumber foot                     #   its PipeWire, and a window for it; PipeWire with
                                                                #   applications playing (pw-play, pw-link, pw-record)
+    debootstrap                                                # the packaging scripts' Debian roots (their refusals are tested)
 )
 
 missing=()
