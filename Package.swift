@@ -4,6 +4,8 @@ import PackageDescription
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
+    // Members of a module only where it is imported: no full Foundation (and ICU) through a dependency.
+    .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
 let package = Package(
@@ -16,7 +18,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        // Without its default traits: "FullFoundation" (a form coder's DateFormatter) alone would
+        // link full Foundation and ICU's 34 MB of data; "ConfigurationSupport" is not used.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
@@ -44,10 +48,10 @@ let package = Package(
         .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(
             name: "CPipeWire", pkgConfig: "libpipewire-0.3", providers: [.apt(["libpipewire-0.3-dev"])]),
-        // glibc's malloc extensions: handing freed heap pages back to the system.
-        .systemLibrary(name: "CMalloc"),
+        // glibc's extensions: handing freed heap pages back to the system; a child process's pipes.
+        .systemLibrary(name: "CGlibc"),
         // Threads, queues, signals, clocks, numbers as text: what every stage uses; no C library but glibc.
-        .target(name: "Runtime", dependencies: ["CMalloc"], swiftSettings: swiftSettings),
+        .target(name: "Runtime", dependencies: ["CGlibc"], swiftSettings: swiftSettings),
         // The HLS model: timelines, playlists, file names, requests, ingest rules; no C library.
         .target(name: "HLSModel", dependencies: ["Runtime"], swiftSettings: swiftSettings),
         .target(name: "Media", dependencies: ["Runtime", "CFFmpeg"], swiftSettings: swiftSettings),
@@ -124,12 +128,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: swiftSettings,
+            // A release binary exports no symbols: nothing loads it as a library, and the table
+            // of every Swift symbol would be 4 MB of the package.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(configuration: .release))],
             plugins: ["BuildInfo"]
         ),
         // libFuzzer over request and playlist parsing: scripts/fuzz.sh; without it, a corpus replayer.

@@ -1,6 +1,9 @@
-public import Runtime
-import Foundation
+import FoundationEssentials
 public import Media
+public import Runtime
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The built-in sound: a quiet 440 Hz tone with a 1 kHz beep for the first 100 ms of every
 /// whole wall-clock second, in step with the test pattern's clock. Delivered as a capture

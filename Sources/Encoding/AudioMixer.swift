@@ -1,6 +1,9 @@
-import Runtime
-import Foundation
+import FoundationEssentials
 public import Media
+import Runtime
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Mixes a second sound source into the first (desktop sound and a microphone), each with its
 /// own gain, into 48 kHz stereo; the sum is limited to full scale, so loud moments clip instead

@@ -1,15 +1,16 @@
-import HLSModel
-import Runtime
 import Capture
 import Encoding
-import Foundation
+import FoundationEssentials
 import HLS
+import HLSModel
 public import Logging
 import Media
 public import Prometheus
 import Push
+import Runtime
 import Server
 import ServiceLifecycle
+import UnixSignals
 
 /// One broadcast: the media pipeline and the HTTP server run as Services in one ServiceGroup,
 /// with one graceful shutdown on SIGINT/SIGTERM or when the set duration is reached.
@@ -227,7 +228,7 @@ public final class Broadcast: Sendable {
             try Data(start.text.utf8).write(to: file, options: .atomic)
         } catch {
             logger.warning(
-                "could not keep the channel's numbering in \(record) (\(error.localizedDescription)): a restart within one segment may reuse its last segment number"
+                "could not keep the channel's numbering in \(record) (\(error)): a restart within one segment may reuse its last segment number"
             )
         }
     }

@@ -1,11 +1,11 @@
-public import HLSModel
-public import Runtime
-import Foundation
 public import Capture
-import Media
 public import Encoding
+import FoundationEssentials
 import HLS
+public import HLSModel
+import Media
 public import Push
+public import Runtime
 public import Server
 
 /// Everything one broadcast needs, with the defaults a person going live expects.

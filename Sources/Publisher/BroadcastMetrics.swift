@@ -1,3 +1,4 @@
+import HLSModel
 import Metrics
 import Server
 import Synchronization

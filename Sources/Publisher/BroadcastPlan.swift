@@ -1,10 +1,10 @@
-import Runtime
-import HLSModel
 import Encoding
-import Foundation
+import FoundationEssentials
 import HLS
+import HLSModel
 import Logging
 import Media
+import Runtime
 
 /// What a broadcast will be, read before its clock starts (reading it may touch the disk: a slow
 /// disk delays the start, never the first frames): its renditions, where an earlier run left its

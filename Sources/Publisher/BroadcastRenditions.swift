@@ -1,11 +1,11 @@
-import HLSModel
-import Runtime
 import Encoding
-import Foundation
+import FoundationEssentials
 import HLS
+import HLSModel
 import Logging
 import Media
 import Push
+import Runtime
 
 /// A broadcast's renditions, assembled from its plan: per rendition an encoder (video), a
 /// packaging stage on the broadcast's clock and segment grid, its live store, and its sinks, each

@@ -1,10 +1,13 @@
-import Foundation
+import FoundationEssentials
 import HLS
 import HLSModel
 import Logging
 import Media
 import Runtime
 import Synchronization
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `--captions-from COMMAND`: a program that turns the broadcast's sound into captions. onair
 /// starts it (`/bin/sh -c COMMAND`), writes the sound to its standard input as 16 kHz mono
@@ -26,7 +29,7 @@ final class Captioner: @unchecked Sendable {
     private let report: EventReporter
     private let logger: Logger
     private let sound = BoundedQueue<[UInt8]>(capacity: backlog, policy: .dropOldest)
-    private let process = Process()
+    private let child = Mutex<ChildProcess?>(nil)
     // The audio thread's own: the converter, and where its input started (media seconds).
     private var resampler: SpeechResampler?
     private var inputStart: Double?
@@ -45,22 +48,17 @@ final class Captioner: @unchecked Sendable {
     func start() {
         // A captioner that exits while its input is written is an EPIPE, not a signal that ends onair.
         signal(SIGPIPE, SIG_IGN)
-        let input = Pipe()
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        process.standardInput = input
-        process.standardOutput = output
-        process.terminationHandler = { [weak self] process in self?.exited(status: process.terminationStatus) }
+        let process: ChildProcess
         do {
-            try process.run()
+            process = try ChildProcess(shellCommand: command) { [weak self] status in self?.exited(status: status) }
         } catch {
             fail("the captioner \(command) did not start: \(error)")
             return
         }
+        child.withLock { $0 = process }
         logger.notice("captions from \(command) (16 kHz mono PCM on its input, cues as JSON lines from its output)")
-        let writing = input.fileHandleForWriting.fileDescriptor
-        let reading = output.fileHandleForReading.fileDescriptor
+        let writing = process.input
+        let reading = process.output
         threads.append(WorkerThread(name: "captioner-in") { [sound] in Self.write(sound, to: writing) })
         threads.append(WorkerThread(name: "captioner-out") { [weak self] in self?.read(from: reading) })
     }
@@ -76,7 +74,7 @@ final class Captioner: @unchecked Sendable {
             let bytes = try resampler!.convert(frame)
             if sound.count >= Self.backlog - 1 {
                 fail("the captioner stopped reading the sound (\(Self.backlog / 50) s behind): it was stopped")
-                process.terminate()
+                child.withLock { $0 }?.terminate()
                 return
             }
             sound.push(bytes)
@@ -88,11 +86,9 @@ final class Captioner: @unchecked Sendable {
     /// The broadcast has ended: the captioner's input ends, and it is stopped if it lingers.
     func finish() {
         sound.close()
-        if process.isRunning {
-            let deadline = Date().addingTimeInterval(2)
-            while process.isRunning, Date() < deadline { usleep(20_000) }  // polling its exit, at most 2 s
-            if process.isRunning { process.terminate() }
-        }
+        guard let process = child.withLock({ $0 }), process.isRunning else { return }
+        for _ in 0..<100 where process.isRunning { sleepThread(seconds: 0.02) }  // polling its exit, at most 2 s
+        process.terminate()
     }
 
     private func exited(status: Int32) {
@@ -115,7 +111,7 @@ final class Captioner: @unchecked Sendable {
             var offset = 0
             while offset < bytes.count {
                 let written = bytes[offset...].withUnsafeBytes {
-                    Foundation.write(descriptor, $0.baseAddress, $0.count)
+                    Glibc.write(descriptor, $0.baseAddress, $0.count)
                 }
                 if written < 0, errno == EINTR { continue }
                 guard written > 0 else { return }  // it closed its input: its exit says the rest
@@ -129,7 +125,7 @@ final class Captioner: @unchecked Sendable {
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { return }
             pending += chunk[..<count]

@@ -1,6 +1,6 @@
-public import HLSModel
-public import Foundation
+public import FoundationEssentials
 public import HLS
+public import HLSModel
 public import Media
 public import Push
 

@@ -1,8 +1,8 @@
+import FoundationEssentials
 import HLSModel
-import Runtime
-import Foundation
 import Logging
 import Media
+import Runtime
 import Server
 import ServiceLifecycle
 import UnixSignals

@@ -1,5 +1,5 @@
+import FoundationEssentials
 import HLSModel
-import Foundation
 import Logging
 import Media
 import Metrics

@@ -1,11 +1,14 @@
-import Runtime
-public import Logging
+import FoundationEssentials
 import HLS
-import Metrics
+public import Logging
 import Media
+import Metrics
 public import Prometheus
+import Push
+import Runtime
 public import Server
 import ServiceLifecycle
+import UnixSignals
 
 /// `onair serve`: the HTTP server alone, as a Low-Latency HLS origin for publishers elsewhere.
 /// Channels appear when their publishers push and end when they stop (or go silent); edge caches

@@ -1,10 +1,11 @@
-import HLSModel
-import Runtime
-import Foundation
+import Encoding
+import FoundationEssentials
 import HLS
+import HLSModel
 import Logging
 import Media
 import Push
+import Runtime
 import ServiceLifecycle
 
 /// Shows progress: on a terminal one status line redrawn in place every second; otherwise a
@@ -38,17 +39,17 @@ struct StatusReporter: Service {
             previous = (now, frames, bytes)
             if tick % 10 == 0, let warning = Self.dropWarning(dropped: stats.framesDropped.current - droppedBefore) {
                 droppedBefore = stats.framesDropped.current
-                if interactive { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+                if interactive { writeToStandardError("\r\u{1B}[2K") }
                 report(.encoderOverloaded, warning)
             }
             if interactive {
-                FileHandle.standardError.write(Data(("\r\u{1B}[2K" + line).utf8))
+                writeToStandardError(("\r\u{1B}[2K" + line))
             } else if tick % 10 == 0 {
                 logger.info("\(line)")
             }
         }
         if interactive {
-            FileHandle.standardError.write(Data("\n".utf8))
+            writeToStandardError("\n")
         }
     }
 

@@ -1,4 +1,5 @@
-public import Foundation
+public import FoundationEssentials
+import Runtime
 
 /// Where `--push` sends a channel, read and checked before anything starts.
 public enum PushDestination: Sendable, Equatable, CustomStringConvertible {
@@ -60,9 +61,9 @@ public enum PushDestination: Sendable, Equatable, CustomStringConvertible {
             else { throw Refusal(description: "--push \(text): expected http(s)://HOST/PATH/ with no query") }
             if !base.absoluteString.hasSuffix("/") { base = URL(string: base.absoluteString + "/")! }
             var all = headers
+            // URLComponents decodes the user and the password ("%40" is "@") once, as it should.
             if let user = components.user {
-                let credentials =
-                    "\(user.removingPercentEncoding ?? user):\(components.password?.removingPercentEncoding ?? "")"
+                let credentials = "\(user):\(components.password ?? "")"
                 all.insert(
                     Header(name: "Authorization", value: "Basic " + Data(credentials.utf8).base64EncodedString()),
                     at: 0)
@@ -120,10 +121,9 @@ public enum PushDestination: Sendable, Equatable, CustomStringConvertible {
         guard let colon = text.firstIndex(of: ":") else {
             throw Refusal(description: "--push-header \(text): expected 'Name: value'")
         }
-        let name = text[..<colon].trimmingCharacters(in: .whitespaces)
-        let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        let token = CharacterSet(
-            charactersIn: "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        let name = text[..<colon].trimmingWhitespace()
+        let value = text[text.index(after: colon)...].trimmingWhitespace()
+        let token = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".unicodeScalars)
         guard !name.isEmpty, name.unicodeScalars.allSatisfy(token.contains),
             !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
         else {

@@ -1,9 +1,9 @@
-public import HLSModel
-import Runtime
-import Foundation
+import FoundationEssentials
 public import HLS
+public import HLSModel
 public import Media
 import Metrics
+import Runtime
 
 /// Sends a channel's files to an HTTP ingest or S3-compatible storage, on its runner's thread.
 ///
@@ -106,7 +106,7 @@ public final class PushSink: PublicationSink {
         if backlog.waitForNewer(seconds: seconds) { return true }
         // The stream has ended: nothing newer will come, but the wait still applies.
         let left = seconds - (Self.now() - start)
-        if left > 0 { Thread.sleep(forTimeInterval: left) }
+        sleepThread(seconds: left)
         return false
     }
 

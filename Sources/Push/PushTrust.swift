@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Whom the push destinations' TLS trusts (`--push-ca FILE`): the system's certificate authorities,

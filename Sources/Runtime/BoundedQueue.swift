@@ -1,5 +1,3 @@
-import Foundation
-
 /// What a full queue does with one more element.
 public enum OverflowPolicy: Sendable {
     /// Drop the oldest element: for video, where a late frame is worth nothing.
@@ -16,7 +14,7 @@ public enum OverflowPolicy: Sendable {
 public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     public let capacity: Int
     public let policy: OverflowPolicy
-    private let condition = NSCondition()
+    private let condition = Condition()
     // Guarded by `condition`. Slots before `head` are empty (nil): a popped or dropped element is
     // let go at once, not when the array is next compacted (a sink's queue of 32 publications
     // would otherwise hold 31 old timelines, and a frame queue pictures already encoded).
@@ -115,7 +113,7 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
 
     /// Waits up to `seconds` for an element to be waiting (without taking it); true when one is.
     public func waitForElement(seconds: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: seconds)
+        let deadline = Condition.Deadline(after: seconds)
         condition.lock()
         defer { condition.unlock() }
         while elements.count == head, !closed {

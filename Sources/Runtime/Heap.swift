@@ -1,4 +1,4 @@
-internal import CMalloc
+internal import CGlibc
 
 /// The process's heap, as glibc's allocator keeps it.
 public enum Heap {

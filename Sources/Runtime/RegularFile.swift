@@ -35,4 +35,23 @@ public enum RegularFile {
         }
         return Array(bytes[0..<filled])
     }
+
+    /// Opens the regular file at `path` for reading, never through a symbolic link: its descriptor
+    /// (the caller's to close) and its size; nil for anything else.
+    public static func openForReading(_ path: String) -> (descriptor: Int32, size: Int)? {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            return nil
+        }
+        return (descriptor, Int(status.st_size))
+    }
+
+    /// Whether `path` is a folder itself, not a symbolic link to one.
+    public static func isFolder(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+    }
 }

@@ -1,28 +1,55 @@
-import Foundation
+internal import CGlibc
+import Dispatch
+
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// A thread of its own for work that blocks (a pipeline stage, a sink, a network sender), and a way
-/// to wait for its end: the one way onair starts a thread.
+/// to wait for its end: the one way onair starts a thread. A POSIX thread: Foundation's `Thread`
+/// would link full Foundation, and with it ICU's data, into the binary.
 public final class WorkerThread: Sendable {
     private let done = DispatchSemaphore(value: 0)
 
+    /// What the new thread runs, handed over through pthread_create's one pointer.
+    private final class Start {
+        let name: String
+        let body: () -> Void
+        init(name: String, body: @escaping () -> Void) {
+            self.name = name
+            self.body = body
+        }
+    }
+
     /// Starts `body` on a new thread named `name`, with a stack of `stackSize` bytes (a thread that
     /// only waits on a device needs less than a stage). `body` is sent: what it holds belongs to the
-    /// new thread from now on.
+    /// new thread from now on. A thread that cannot be started (the process is out of threads or
+    /// memory) stops the process: nothing can go on without its stages.
     public init(name: String, stackSize: Int = 1 << 20, _ body: sending @escaping () -> Void) {
         let done = done
-        // Foundation's Thread takes only a @Sendable block; a sent body is shared with no one.
-        nonisolated(unsafe) let body = body
-        let thread = Thread {
-            WorkerThread.nameCurrentThread(name)
-            body()
-            done.signal()
+        let start = Unmanaged.passRetained(
+            Start(name: name) {
+                body()
+                done.signal()
+            })
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstacksize(&attributes, max(stackSize, Int(PTHREAD_STACK_MIN)))
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        var thread = pthread_t()
+        let status = pthread_create(
+            &thread, &attributes,
+            { pointer in
+                let start = Unmanaged<Start>.fromOpaque(pointer!).takeRetainedValue()
+                WorkerThread.nameCurrentThread(start.name)
+                start.body()
+                return nil
+            }, start.toOpaque())
+        guard status == 0 else {
+            start.release()
+            fatalError("cannot start thread \(name): error \(status)")
         }
-        thread.name = name
-        thread.stackSize = stackSize
-        thread.start()
     }
 
     /// Names the calling thread as the system sees it (`top -H`, `/proc/<pid>/task/*/comm`: at

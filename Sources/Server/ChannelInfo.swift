@@ -1,6 +1,6 @@
-import HLSModel
-import Foundation
+import FoundationEssentials
 import HLS
+import HLSModel
 
 /// One rendition of a channel's ladder, as the API lists it.
 struct RenditionInfo: Codable, Equatable {

@@ -1,6 +1,6 @@
-import HLSModel
-import Foundation
+import FoundationEssentials
 import HLS
+import HLSModel
 import Hummingbird
 
 /// The files of `web/`, compiled into the binary by the WebAssets build plugin, offered to
@@ -94,8 +94,9 @@ struct EmbeddedFiles: FileProvider {
 
     static func inserting(_ head: String, into page: [UInt8]) -> [UInt8] {
         guard !head.isEmpty else { return page }
-        let text = String(decoding: page, as: UTF8.self)
-        guard let end = text.range(of: "</head>") else { return page }
-        return Array(text.replacingCharacters(in: end.lowerBound..<end.lowerBound, with: head).utf8)
+        var text = String(decoding: page, as: UTF8.self)
+        guard let end = text.firstRange(of: "</head>") else { return page }
+        text.insert(contentsOf: head, at: end.lowerBound)
+        return Array(text.utf8)
     }
 }

@@ -3,6 +3,7 @@ public import Hummingbird
 import HummingbirdCore
 import HummingbirdHTTP2
 public import Logging
+import Prometheus
 
 /// The built-in HTTP server: playlists and segments from memory, the watch, embed and index
 /// pages, and the channel API; as an origin, the ingest its publishers push to.

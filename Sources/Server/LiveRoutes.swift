@@ -1,11 +1,11 @@
-import HLSModel
-import Runtime
 import CompressNIO
-import Foundation
+import FoundationEssentials
 import HLS
+import HLSModel
 import Hummingbird
 import Media
 import NIOPosix
+import Runtime
 
 /// `/live/<channel>/<file>`: playlists (cacheable for a second, gzip'd when the client accepts it)
 /// and segments (immutable once listed). Playlist requests count viewers. With viewer access,

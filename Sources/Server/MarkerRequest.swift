@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 public import HLSModel
 import Hummingbird
 
@@ -39,8 +39,7 @@ struct MarkerRequest: Equatable {
     /// `2026-11-28T10:15:00.250Z` as playlists write it, or ISO 8601 with seconds and a zone.
     static func time(_ text: String) -> Int64? {
         if let milliseconds = ProgramDateTime.parse(text) { return milliseconds }
-        let formatter = ISO8601DateFormatter()
-        guard let date = formatter.date(from: text) else { return nil }
+        guard let date = try? Date(text, strategy: .iso8601) else { return nil }
         return Int64((date.timeIntervalSince1970 * 1000).rounded())
     }
 

@@ -1,8 +1,12 @@
-import HLSModel
-import Foundation
+import FoundationEssentials
 import HLS
+import HLSModel
 import Hummingbird
 import NIOPosix
+import Runtime
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Serves one file a recording holds, from the `--record` folder: only a regular file reached
 /// without a symbolic link (the file is opened with `O_NOFOLLOW`, each folder on the way looked at
@@ -71,19 +75,13 @@ final class OpenFile: Sendable {
         var folder = root
         for name in relative.dropLast() {
             folder = folder.appendingPathComponent(name)
-            var status = stat()
-            guard lstat(folder.path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return nil }
+            guard RegularFile.isFolder(folder.path) else { return nil }
         }
-        let path = folder.appendingPathComponent(relative.last ?? "").path
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            close(descriptor)
+        guard let file = RegularFile.openForReading(folder.appendingPathComponent(relative.last ?? "").path) else {
             return nil
         }
-        self.descriptor = descriptor
-        size = Int(status.st_size)
+        descriptor = file.descriptor
+        size = file.size
     }
 
     /// Up to `count` bytes from `offset`; fewer at the end of the file. Wraps `pread`.

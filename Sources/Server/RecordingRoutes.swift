@@ -1,6 +1,6 @@
-import HLSModel
-import Foundation
+import FoundationEssentials
 import HLS
+import HLSModel
 import Hummingbird
 import NIOPosix
 

@@ -1,6 +1,6 @@
-public import HLSModel
-public import Foundation
+public import FoundationEssentials
 import HLS
+public import HLSModel
 
 /// Where the built-in HTTP server listens and whom it lets in.
 public struct ServerConfiguration: Sendable, Equatable {

@@ -1,9 +1,9 @@
-import HLSModel
-import Runtime
-import Foundation
+import FoundationEssentials
 import HLS
+import HLSModel
 import Hummingbird
 import Media
+import Runtime
 
 /// The viewer-facing pages and their API: `/` (channel list), `/watch/<channel>` (player,
 /// state, latency, viewers, embed code), `/embed/<channel>` (chromeless player for an iframe),

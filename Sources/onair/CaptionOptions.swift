@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import HLSModel
 import Publisher
 
@@ -37,8 +37,8 @@ struct CaptionOptions: ParsableArguments {
         }
         if let problem = settings?.described.problem {
             throw ValidationError(
-                problem.replacingOccurrences(of: "the captions' language", with: "--captions-language")
-                    .replacingOccurrences(of: "the captions' name", with: "--captions-name"))
+                problem.replacing("the captions' language", with: "--captions-language")
+                    .replacing("the captions' name", with: "--captions-name"))
         }
     }
 
@@ -46,14 +46,8 @@ struct CaptionOptions: ParsableArguments {
     var settings: BroadcastConfiguration.Captions? {
         guard captions || captionsFrom != nil else { return nil }
         return BroadcastConfiguration.Captions(
-            language: captionsLanguage, name: captionsName ?? Self.name(of: captionsLanguage), command: captionsFrom)
-    }
-
-    /// The language's English name ("English", "Brazilian Portuguese"), or the tag itself.
-    static func name(of tag: String) -> String {
-        let english = Locale(identifier: "en")
-        return english.localizedString(forIdentifier: tag.replacingOccurrences(of: "-", with: "_"))
-            ?? english.localizedString(forLanguageCode: tag) ?? tag
+            language: captionsLanguage, name: captionsName ?? Language.name(of: captionsLanguage),
+            command: captionsFrom)
     }
 }
 

@@ -1,8 +1,12 @@
-import HLSModel
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import HLS
+import HLSModel
 import Logging
+import Runtime
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// How log lines look on stderr.
 enum LogFormat: String, ExpressibleByArgument, CaseIterable {
@@ -29,7 +33,7 @@ struct ConsoleLogHandler: LogHandler {
         let line = Self.line(
             format: format, time: time, level: event.level, message: "\(event.message)",
             fields: fields.mapValues { "\($0)" })
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        writeToStandardError((line + "\n"))
     }
 
     static func line(format: LogFormat, time: String, level: Logger.Level, message: String, fields: [String: String])
@@ -44,10 +48,9 @@ struct ConsoleLogHandler: LogHandler {
             object["time"] = time
             object["level"] = level.rawValue
             object["message"] = message
-            let data =
-                (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
-                ?? Data()
-            return String(decoding: data, as: UTF8.self)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return String(decoding: (try? encoder.encode(object)) ?? Data(), as: UTF8.self)
         }
     }
 }

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+import Runtime
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The control API's bearer token when none is given: random, and kept in a file only its owner
 /// can read, where scripts on this machine find it.
@@ -8,7 +12,7 @@ enum ControlToken {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<24).map { _ in UInt8.random(in: 0...255, using: &generator) }
         return Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacing("+", with: "-").replacing("/", with: "_")
     }
 
     /// `<channel>.token` in onair's state folder (`StateFolder`), beside the portal's restore tokens.
@@ -25,14 +29,15 @@ enum ControlToken {
         unlink(temporary.path)
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: folder.path])
+            throw FileFailure(path: folder.path, errorNumber: errno)
         }
         let bytes = Array((token + "\n").utf8)
-        let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
         close(descriptor)
         guard written == bytes.count, rename(temporary.path, file.path) == 0 else {
+            let failure = FileFailure(path: file.path, errorNumber: errno)
             unlink(temporary.path)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
+            throw failure
         }
     }
 }

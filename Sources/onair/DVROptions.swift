@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import HLS
 
 /// `--dvr DURATION`: viewers may rewind the live stream that far; `--dvr-dir` says where the

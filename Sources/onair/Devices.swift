@@ -1,6 +1,6 @@
 import ArgumentParser
 import Capture
-import Foundation
+import FoundationEssentials
 
 struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -93,10 +93,15 @@ struct Devices: ParsableCommand {
         )
         let width = devices.map { $0.name.count + 9 }.max() ?? 0
         for device in devices {
-            let option = "pipewire:\(device.name)".padding(toLength: width, withPad: " ", startingAt: 0)
+            let option = padded("pipewire:\(device.name)", to: width)
             let what = device.kind == .sink ? "what it plays" : "source"
             print("  \(option)  \(device.description.isEmpty ? what : "\(device.description), \(what)")")
         }
+    }
+
+    /// The text with spaces after it up to `width` characters: a column.
+    private static func padded(_ text: String, to width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - text.count))
     }
 
     private static func printSound(_ devices: [CaptureDevice]) {
@@ -104,7 +109,7 @@ struct Devices: ParsableCommand {
         print("sound capture devices (--audio, --audio-mix):")
         let width = devices.map(\.name.count).max() ?? 0
         for device in devices {
-            let name = device.name.padding(toLength: width, withPad: " ", startingAt: 0)
+            let name = padded(device.name, to: width)
             print(device.description.map { "  \(name)  \($0)" } ?? "  \(device.name)")
         }
         if devices.contains(where: { $0.name == "pulse" }) {

@@ -1,9 +1,13 @@
 import ArgumentParser
 import AsyncHTTPClient
-import Foundation
+import FoundationEssentials
 import HLSModel
 import NIOCore
-import NIOFoundationCompat
+import NIOHTTP1
+import Runtime
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `onair mark`: adds a marker (a chapter) to a running broadcast through its control API.
 struct Mark: AsyncParsableCommand {
@@ -58,25 +62,22 @@ struct Mark: AsyncParsableCommand {
         request.headers.add(name: "Content-Type", value: "application/json")
         var body: [String: String] = ["title": title]
         if let at { body["at"] = ProgramDateTime.format(milliseconds: Self.milliseconds(at)!) }
-        request.body = .bytes(ByteBuffer(data: try JSONEncoder().encode(body)))
+        request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
         let response: HTTPClientResponse
         do {
             response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
         } catch {
-            FileHandle.standardError.write(
-                Data(
-                    ("onair: nothing answers at \(server) (\(error)): is `onair publish --channel \(channel)` "
-                        + "running there? Give its address with --server\n").utf8))
+            writeToStandardError(
+                "onair: nothing answers at \(server) (\(error)): is `onair publish --channel \(channel)` "
+                    + "running there? Give its address with --server\n")
             throw ExitCode(1)
         }
         let answer = try await response.body.collect(upTo: 64 * 1024)
         let text = String(buffer: answer)
         guard response.status == .created else {
             let said =
-                (try? JSONSerialization.jsonObject(with: Data(buffer: answer)) as? [String: Any])
-                .flatMap { ($0["error"] as? [String: Any])?["message"] as? String } ?? text
-            FileHandle.standardError.write(
-                Data("onair: the marker was refused (\(response.status.code)): \(said)\n".utf8))
+                (try? JSONDecoder().decode(Refusal.self, from: Data(answer.readableBytesView)))?.error.message ?? text
+            writeToStandardError("onair: the marker was refused (\(response.status.code)): \(said)\n")
             throw ExitCode(1)
         }
         print(text)
@@ -95,9 +96,15 @@ struct Mark: AsyncParsableCommand {
         return token
     }
 
+    /// A refusal's JSON, as Hummingbird writes it: `{"error":{"message":"…"}}`.
+    private struct Refusal: Decodable {
+        struct Detail: Decodable { let message: String }
+        let error: Detail
+    }
+
     static func milliseconds(_ text: String) -> Int64? {
         if let milliseconds = ProgramDateTime.parse(text) { return milliseconds }
-        return ISO8601DateFormatter().date(from: text).map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
+        return (try? Date(text, strategy: .iso8601)).map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
     }
 }
 

@@ -1,5 +1,9 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Runtime
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @main
 struct Onair: AsyncParsableCommand {
@@ -28,13 +32,13 @@ struct Onair: AsyncParsableCommand {
                 try command.run()
             }
         } catch let error as UsageError {
-            FileHandle.standardError.write(Data("onair: \(error.message)\n".utf8))
-            Foundation.exit(2)
+            writeToStandardError("onair: \(error.message)\n")
+            Glibc.exit(2)
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
-                FileHandle.standardError.write(Data("onair: \(message(for: error))\n".utf8))
-                Foundation.exit(2)
+                writeToStandardError("onair: \(message(for: error))\n")
+                Glibc.exit(2)
             }
             exit(withError: error)
         }

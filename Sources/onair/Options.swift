@@ -1,13 +1,13 @@
-import HLSModel
 public import ArgumentParser
 import Capture
 import Encoding
-import Foundation
+import FoundationEssentials
 import HLS
-import Publisher
-import Server
+import HLSModel
 import Logging
+import Publisher
 import enum Runtime.VideoCodec
+import Server
 
 struct SourceOptions: ParsableArguments {
     @Option(

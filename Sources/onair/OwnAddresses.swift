@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Whether a destination's host is this machine's server, compared by the addresses names resolve
 /// to, not by how they are spelled: `2130706433`, `0x7f.1`, `0`, `[::ffff:127.0.0.1]`,

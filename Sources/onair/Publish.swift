@@ -1,12 +1,17 @@
-import HLSModel
 import ArgumentParser
-import Foundation
+import Encoding
+import FoundationEssentials
 import HLS
+import HLSModel
 import Logging
 import Media
 import Publisher
+import Push
 import enum Runtime.VideoCodec
 import Server
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 struct Publish: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

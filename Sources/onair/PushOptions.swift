@@ -1,7 +1,7 @@
 import ArgumentParser
-import Foundation
-import enum Runtime.RegularFile
+import FoundationEssentials
 import Push
+import enum Runtime.RegularFile
 
 struct PushOptions: ParsableArguments {
     @Option(

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Push
 
 /// `--record DIR` and how much of it to keep: the same for `publish` (its own broadcast) and

@@ -1,8 +1,11 @@
-import Runtime
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Media
+import Runtime
 import Synchronization
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A secret given to an option (`--push`, `--push-header`, `--control-token`, `--viewer-token`,
 /// `--ingest-token`): the text itself, or `@PATH` for the first line of the file at PATH, so the
@@ -25,7 +28,7 @@ enum SecretText {
             }
         }
         let line = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init)
-        guard let text = line?.trimmingCharacters(in: .whitespaces), !text.isEmpty else {
+        guard let text = line?.trimmingWhitespace(), !text.isEmpty else {
             throw ValidationError("\(option) @\(path) is empty: the secret goes on its first line")
         }
         warnIfShared(path, what: "\(option) @\(path)")
@@ -39,8 +42,7 @@ enum SecretText {
         let mode = String(status.st_mode & 0o777, radix: 8)
         let first = warned.withLock { $0.insert(path).inserted }
         guard first else { return }
-        FileHandle.standardError.write(
-            Data("warning: \(what) can be read by other users (mode \(mode)); chmod 600 \(path)\n".utf8))
+        writeToStandardError("warning: \(what) can be read by other users (mode \(mode)); chmod 600 \(path)\n")
     }
 
     private static let warned = Mutex<Set<String>>([])

@@ -1,9 +1,10 @@
-import Runtime
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Logging
 import Media
 import Publisher
+import Push
+import Runtime
 import Server
 
 struct Serve: AsyncParsableCommand {

@@ -1,9 +1,12 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import Metrics
 import Prometheus
 import Push
 import Server
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What `onair publish` and `onair serve` do before anything starts, the same way for both: the
 /// checks of the listening address, which refuse in one line before anything is written; then the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// onair's folder for what it keeps between runs, the control API's token and the portal's
 /// restore tokens: `$XDG_STATE_HOME/onair`, else `$HOME/.local/state/onair`, else that folder in

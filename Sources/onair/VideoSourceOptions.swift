@@ -1,9 +1,12 @@
-import Runtime
 import ArgumentParser
 import Capture
-import Foundation
+import FoundationEssentials
 import Media
 import Publisher
+import Runtime
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `--source` values.
 enum SourceChoice: ExpressibleByArgument, Equatable {
@@ -158,7 +161,7 @@ struct VideoSourceResolver {
         _ kind: ScreenCastPortal.Kind, region: PixelRect?, short: Int, notice: (String) -> Void
     ) throws -> Resolved {
         let tokens = RestoreTokenStore(directory: StateFolder.path(), channel: channel) {
-            FileHandle.standardError.write(Data("warning: \($0)\n".utf8))
+            writeToStandardError("warning: \($0)\n")
         }
         let capture: PortalCapture
         do {
@@ -172,7 +175,7 @@ struct VideoSourceResolver {
             }
             // Said at once: the desktop may be showing its dialog while this waits.
             capture = try ScreenCastPortal.open(kind, cursor: cursor, remembered: tokens) {
-                FileHandle.standardError.write(Data("\($0)\n".utf8))
+                writeToStandardError("\($0)\n")
             }
         } catch {
             throw UsageError(message: error.description)

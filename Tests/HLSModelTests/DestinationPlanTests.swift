@@ -1,4 +1,5 @@
 import Testing
+import FoundationEssentials
 
 @testable import HLSModel
 

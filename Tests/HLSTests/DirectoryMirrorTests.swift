@@ -2,6 +2,7 @@ import Foundation
 import Media
 import Synchronization
 import Testing
+import HLSModel
 
 @testable import HLS
 

@@ -1,4 +1,5 @@
 import Testing
+import Runtime
 
 @testable import HLS
 @testable import HLSModel

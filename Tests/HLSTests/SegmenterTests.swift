@@ -1,4 +1,5 @@
 import Testing
+import Media
 
 @testable import HLS
 

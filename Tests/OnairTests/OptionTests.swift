@@ -2,6 +2,10 @@ import Runtime
 import ArgumentParser
 import Media
 import Testing
+import Capture
+import HLSModel
+import Publisher
+import Server
 
 @testable import onair
 

@@ -1,6 +1,8 @@
 import Logging
 import Media
 import Testing
+import Encoding
+import HLSModel
 
 @testable import Publisher
 

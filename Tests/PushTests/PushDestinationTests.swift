@@ -1,6 +1,7 @@
 import HLSModel
 import Foundation
 import Testing
+import HLS
 
 @testable import Push
 

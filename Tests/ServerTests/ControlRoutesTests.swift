@@ -1,6 +1,7 @@
 import Capture
 import Media
 import Testing
+import HLSModel
 
 @testable import Server
 

@@ -1,4 +1,5 @@
 import Testing
+import HLSModel
 
 @testable import Server
 

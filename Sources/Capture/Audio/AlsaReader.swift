@@ -1,6 +1,6 @@
-import Runtime
-import Foundation
+import FoundationEssentials
 import Media
+import Runtime
 
 /// Reads one ALSA device on a thread of its own and hands over each run of samples with the
 /// moments around its read. Its owner waits for them with a time limit, so a device that hangs

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+import Runtime
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Where the portal's restore tokens are kept between runs, one per channel and kind of source, so
 /// that a broadcast restarted by a service manager shares the same screen without asking again,
@@ -36,7 +40,7 @@ public struct RestoreTokenStore: Sendable {
 
     private static func read(_ path: String) -> String? {
         guard let data = FileManager.default.contents(atPath: path),
-            let token = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
+            let token = String(data: data, encoding: .utf8)?.trimmingWhitespace(),
             !token.isEmpty
         else { return nil }
         return token

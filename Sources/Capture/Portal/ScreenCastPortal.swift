@@ -1,6 +1,9 @@
 internal import CPipeWire
 internal import CSDBus
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The desktop's `org.freedesktop.portal.ScreenCast` on the session bus: what it offers, and the
 /// handshake that ends with a PipeWire stream of what the user chose to share
@@ -138,7 +141,7 @@ public enum ScreenCastPortal {
             _ method: String, _ arguments: [BusValue], _ options: [String: BusValue], timeout: Double = 30
         ) throws -> [String: BusValue] {
             let handle = token()
-            let sender = bus.uniqueName.dropFirst().replacingOccurrences(of: ".", with: "_")
+            let sender = bus.uniqueName.dropFirst().replacing(".", with: "_")
             let path = "\(objectPath)/request/\(sender)/\(handle)"
             var options = options
             options["handle_token"] = .string(handle)

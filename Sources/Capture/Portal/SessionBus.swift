@@ -1,5 +1,5 @@
 internal import CSDBus
-import Foundation
+import FoundationEssentials
 
 /// A value read from or written into a D-Bus message: what the ScreenCast portal's calls carry.
 enum BusValue: Equatable, Sendable {

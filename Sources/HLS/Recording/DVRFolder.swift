@@ -1,5 +1,9 @@
-public import Foundation
+public import FoundationEssentials
 public import HLSModel
+import Runtime
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Where a channel's rewind window (`--dvr`) lives on disk while the broadcast runs:
 /// `<root>/<channel>.<process id>/`, with a folder per rendition for a ladder, as the live files
@@ -39,7 +43,7 @@ public struct DVRFolder: Sendable {
         let window = ofThisProcess(root: root, channel: channel, seconds: seconds)
         if exists(window.url) {
             guard isOurs(window.url) else {
-                throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: window.url.path])
+                throw FileFailure(path: window.url.path, reason: Self.notOurs)
             }
             try FileManager.default.removeItem(at: window.url)
         }
@@ -60,7 +64,7 @@ public struct DVRFolder: Sendable {
     public func prepare() throws {
         if Self.exists(url) {
             guard Self.isOurs(url) else {
-                throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: url.path])
+                throw FileFailure(path: url.path, reason: Self.notOurs)
             }
             return
         }
@@ -71,7 +75,7 @@ public struct DVRFolder: Sendable {
         defer { close(folder) }
         var info = stat()
         guard fstat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid() else {
-            throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: url.path])
+            throw FileFailure(path: url.path, reason: Self.notOurs)
         }
         let mark = openat(folder, Self.mark, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard mark >= 0 else { throw Self.failure(url) }
@@ -79,8 +83,11 @@ public struct DVRFolder: Sendable {
     }
 
     private static func failure(_ url: URL) -> any Error {
-        POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO, userInfo: [NSFilePathErrorKey: url.path])
+        FileFailure(path: url.path, errorNumber: errno)
     }
+
+    /// Why a folder under the window's name is not used.
+    private static let notOurs = "is there already and is not a rewind folder of this user's (no .onair-dvr mark)"
 
     /// Something is there under the name, a link included (not followed).
     private static func exists(_ url: URL) -> Bool {

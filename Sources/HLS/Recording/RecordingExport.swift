@@ -1,7 +1,10 @@
+public import FoundationEssentials
 public import HLSModel
-import Runtime
-public import Foundation
 import Media
+import Runtime
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Remuxes a finished recording into one MP4 (`--record-mp4`): the largest rendition's picture
 /// and the sound, packets copied as they are (no re-encode), with the index at the front
@@ -34,7 +37,7 @@ public enum RecordingExport {
                 try Remux(inputs: inputs, path: temporary.path, progress: $0).run()
             }
             guard rename(temporary.path, target.path) == 0 else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target.path])
+                throw FileFailure(path: target.path, errorNumber: errno)
             }
             let bytes = RecordingLibrary.fileSize(target) ?? 0
             return Summary(file: target, bytes: bytes, seconds: summary.seconds, videoFrames: summary.frames)
@@ -265,7 +268,7 @@ private final class Remux {
         if let captions = inputs.captions {
             let encoder = try TimedTextEncoder()
             // An MP4 names a language by its three letters ("eng" for "en"); one it cannot name is "und".
-            let code = Locale.Language(identifier: captions.language).languageCode?.identifier(.alpha3) ?? "und"
+            let code = Language.mp4Code(of: captions.language)
             text = (encoder, try output.addStream(for: encoder, language: code, name: captions.name))
         }
         for chapter in RecordingExport.chapters(of: inputs.picture.playlist) {

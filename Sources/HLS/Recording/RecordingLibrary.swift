@@ -1,7 +1,10 @@
+public import FoundationEssentials
 public import HLSModel
-public import Foundation
 import Media
 import Synchronization
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `--record-keep` / `--record-max-size`: how much of a channel's recordings to keep.
 public struct RecordingRetention: Sendable, Equatable {
@@ -184,12 +187,8 @@ public enum RecordingLibrary {
 
     /// Bytes of the regular files under `folder`.
     static func size(of folder: URL) -> Int {
-        guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return 0 }
-        var total = 0
-        while let relative = walker.nextObject() as? String {
-            total += fileSize(folder.appendingPathComponent(relative)) ?? 0
-        }
-        return total
+        let files = (try? FileManager.default.subpathsOfDirectory(atPath: folder.path)) ?? []
+        return files.reduce(0) { $0 + (fileSize(folder.appendingPathComponent($1)) ?? 0) }
     }
 }
 

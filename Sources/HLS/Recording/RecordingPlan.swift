@@ -1,7 +1,7 @@
+public import FoundationEssentials
 public import HLSModel
-import Runtime
-public import Foundation
 import Media
+import Runtime
 
 /// Where a broadcast is recorded: `DIR/<channel>/<start, UTC>/`, a new folder for each broadcast, or
 /// the newest one when the broadcast before it did not end (its playlists have no EXT-X-ENDLIST:
@@ -53,7 +53,7 @@ public struct RecordingPlan: Sendable {
     /// `2026-11-24T01-40-05Z`: sortable, readable, and a plain file name everywhere.
     public static func folderName(startedAt milliseconds: Int64) -> String {
         let stamp = ProgramDateTime.format(milliseconds: milliseconds)  // 2026-11-24T01:40:05.123Z
-        return String(stamp.prefix(19)).replacingOccurrences(of: ":", with: "-") + "Z"
+        return String(stamp.prefix(19)).replacing(":", with: "-") + "Z"
     }
 
     public static func isStartTime(_ name: String) -> Bool {

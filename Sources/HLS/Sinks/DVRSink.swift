@@ -1,5 +1,5 @@
+public import FoundationEssentials
 public import HLSModel
-public import Foundation
 public import Media
 
 /// Keeps one rendition's rewind window (`--dvr DURATION`) on disk: every segment as the live

@@ -1,7 +1,10 @@
+public import FoundationEssentials
 public import HLSModel
-import Runtime
-public import Foundation
 public import Media
+import Runtime
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Mirrors a channel to DIR/live/<channel>/ for nginx, a CDN origin or a recording.
 ///

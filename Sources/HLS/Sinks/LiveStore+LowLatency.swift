@@ -1,4 +1,5 @@
 public import HLSModel
+import Synchronization
 
 /// Low-Latency HLS in the live store: requests held until the playlist holds what they ask for
 /// (blocking playlist reload, preload hints). A held request is a continuation, resumed by the

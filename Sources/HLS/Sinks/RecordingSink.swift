@@ -1,6 +1,7 @@
+public import FoundationEssentials
 public import HLSModel
-public import Foundation
 public import Media
+import Runtime
 import Synchronization
 
 /// Keeps the whole broadcast (`--record DIR`): every segment of one rendition, written into the

@@ -1,7 +1,7 @@
+import FoundationEssentials
 public import HLSModel
-import Runtime
-import Foundation
 import Media
+import Runtime
 
 /// Runs one sink on a thread of its own behind a bounded queue that keeps the newest publications:
 /// `send` never blocks, and a sink that falls behind is handed the newest publication, passing over

@@ -1,4 +1,7 @@
-public import Foundation
+public import FoundationEssentials
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Files in a folder of this machine's disk: each written under a temporary name and renamed into
 /// place, so a reader sees the whole file or none and a failure (a full disk) leaves nothing

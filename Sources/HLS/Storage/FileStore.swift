@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 public import HLSModel
 
 /// A place that keeps files by path: a folder on this machine's disk (``DiskStore``), an HTTP ingest

@@ -1,3 +1,4 @@
+import Runtime
 /// Which publisher's run a hosted channel belongs to (DESIGN 17). A publisher names its run on
 /// every push (`Onair-Run: <id>`, a random id that `onair publish` makes at start, or one given
 /// with `--push-header`); a publisher that names none is a run of its own kind, "unnamed". While

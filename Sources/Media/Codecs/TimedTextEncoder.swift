@@ -1,5 +1,5 @@
 internal import CFFmpeg
-import Foundation
+import FoundationEssentials
 
 /// Text samples for an MP4's subtitle track (3GPP timed text, `mov_text`/`tx3g`) through libavcodec's
 /// own encoder, which takes a caption in ASS's dialogue form (`{\b1}` for bold, `\N` for a line

@@ -1,5 +1,6 @@
 import HLS
 import HLSModel
+import NIOHTTP1
 
 /// An HTTP ingest: PUT and DELETE under a base URL (nginx WebDAV, CDN ingest points, `onair serve`),
 /// with the user's headers (Basic auth from the URL, `--push-header`) on every request, and the

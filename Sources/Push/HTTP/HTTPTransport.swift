@@ -1,10 +1,14 @@
 import AsyncHTTPClient
-import Foundation
+import FoundationEssentials
 import HLS
 import Media
 import NIOCore
 import NIOHTTP1
 import NIOSSL
+import Runtime
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Outgoing HTTP for the push sinks: one keep-alive client shared by every destination, used from
 /// the sinks' own threads, each request with a deadline.
@@ -76,16 +80,20 @@ final class HTTPTransport: Sendable {
     static func message(in body: ByteBuffer) -> String? {
         let bytes = Array(body.readableBytesView.prefix(4096))
         var text = String(decoding: bytes, as: UTF8.self)
-        if let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
-            let error = object["error"] as? [String: Any], let message = error["message"] as? String
-        {
-            text = message
+        if let refusal = try? JSONDecoder().decode(JSONRefusal.self, from: Data(bytes)) {
+            text = refusal.error.message
         } else if bytes.first == UInt8(ascii: "<") {
             return nil  // a web server's HTML page says nothing the status does not
         }
         let line = String(text.split(whereSeparator: \.isNewline).first ?? "").filter { $0.isASCII && !$0.isNewline }
-        let trimmed = line.prefix(300).trimmingCharacters(in: .whitespaces)
+        let trimmed = line.prefix(300).trimmingWhitespace()
         return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// A JSON error as Hummingbird and onair serve write it: `{"error":{"message":"…"}}`.
+    private struct JSONRefusal: Decodable {
+        struct Inner: Decodable { let message: String }
+        let error: Inner
     }
 
     /// The connection ended before any answer came, after the request was sent or while it was:

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// How a packet destination (RTMP, SRT) is reached: the container libavformat muxes the
 /// broadcast's packets into, the URL its protocol opens, and that protocol's options. Each kind

@@ -1,8 +1,8 @@
+import FoundationEssentials
 public import HLSModel
-import Runtime
-import Foundation
 public import Media
 import Metrics
+import Runtime
 
 /// Sends the broadcast's own H.264/AAC packets over a ``PacketLink`` with libavformat (FLV over
 /// RTMP, MPEG-TS over SRT). No second encode: the packets are the ones HLS is cut from.
@@ -109,7 +109,7 @@ private final class PacketConnection {
                     waitingForKeyframe = true
                     // Packets queued meanwhile are dropped by the queue itself; wait before trying again.
                     if abort.isSet { break }
-                    Thread.sleep(forTimeInterval: delay)
+                    sleepThread(seconds: delay)
                     delay = min(delay * 2, 10)
                     continue
                 }

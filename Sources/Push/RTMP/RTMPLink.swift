@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// RTMP(S): FLV to YouTube Live, Twitch, nginx-rtmp. `rtmp(s)://HOST[:PORT]/APP/STREAM-KEY`.
 extension PacketLink {

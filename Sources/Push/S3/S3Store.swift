@@ -1,6 +1,7 @@
+import FoundationEssentials
 public import HLS
 import HLSModel
-import Foundation
+import NIOHTTP1
 
 /// S3-compatible storage: `PutObject` and `DeleteObject`, path-style (`ENDPOINT/BUCKET/KEY`), signed
 /// with Signature Version 4. `Content-Type` and `Cache-Control` are stored with every object, so the

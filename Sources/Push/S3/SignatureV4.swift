@@ -1,5 +1,8 @@
 import Crypto
-public import Foundation
+public import FoundationEssentials
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// AWS Signature Version 4, the Authorization header form: what S3 and every S3-compatible store
 /// (SeaweedFS, MinIO, R2, GCS's interoperability mode) accept. Pure: the time is an argument.

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// SRT: MPEG-TS to an SRT listener (a contribution encoder's receiver, a cloud ingest, ffmpeg or
 /// srt-live-transmit), as the caller. `srt://HOST:PORT[?streamid=…&passphrase=…]`.

@@ -1,6 +1,6 @@
-public import HLSModel
 import Crypto
-import Foundation
+import FoundationEssentials
+public import HLSModel
 
 /// Private channels: a channel's playlists and media need a signed, expiring token in the query
 /// (`?token=EXPIRES.SIGNATURE`), which the server carries into every URI of the playlists it
@@ -86,13 +86,13 @@ public struct ViewerAccess: Sendable, Equatable {
 
     static func base64URL(_ bytes: [UInt8]) -> String {
         Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+            .replacing("+", with: "-").replacing("/", with: "_")
+            .replacing("=", with: "")
     }
 
     static func decodeBase64URL(_ text: Substring) -> [UInt8]? {
         guard text.utf8.count <= 64 else { return nil }
-        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        var standard = String(text.replacing("-", with: "+").replacing("_", with: "/"))
         guard !standard.contains("=") else { return nil }
         standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
         return Data(base64Encoded: standard).map(Array.init)

@@ -1,12 +1,12 @@
-import HLSModel
-import Runtime
-import Foundation
+import FoundationEssentials
 import HLS
+import HLSModel
 import HTTPTypes
 import Hummingbird
 import Media
 import NIOCore
 import NIOHTTPTypes
+import Runtime
 
 /// `PUT` and `DELETE` under `/ingest/<channel>/<file>`: how publishers push a channel into an origin,
 /// the HTTP ingest `onair publish --push` and ffmpeg's `-method PUT` speak. A wrong or missing

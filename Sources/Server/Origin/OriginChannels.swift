@@ -1,8 +1,8 @@
-public import HLSModel
-import Runtime
-import Foundation
+import FoundationEssentials
 public import HLS
+public import HLSModel
 import Media
+import Runtime
 import Synchronization
 
 /// The channels an origin (`onair serve`) builds from what its publishers push. A channel pushed as

@@ -1,5 +1,6 @@
 internal import CPipeWire
-import Foundation
+import FoundationEssentials
+import Runtime
 
 extension CaptureError {
     static func noPipeWire(_ detail: String) -> Self {
@@ -67,7 +68,7 @@ final class PipeWireSession: @unchecked Sendable {
     /// A process's own name (`/proc/PID/comm`), for a stream whose properties name no binary.
     private static func processName(_ pid: Int) -> String {
         let text = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.trimmingWhitespace()
     }
 
     /// The text C wrote into `buffer`, up to its terminating zero.

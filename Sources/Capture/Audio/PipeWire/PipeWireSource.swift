@@ -1,6 +1,6 @@
-public import Runtime
-import Foundation
+import FoundationEssentials
 public import Media
+public import Runtime
 
 /// Sound taken straight from PipeWire: one application's playback streams (every one it opens,
 /// followed as they come and go, mixed), a sink's monitor, or a source.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Runtime
 
 /// An audio node of the user's PipeWire, as onair matches and lists it.
 public struct AudioNode: Sendable, Equatable {
@@ -55,7 +56,7 @@ public enum SoundApplication: Sendable, Equatable, CustomStringConvertible {
 
     /// `NAME` of `app:NAME`; nil when empty.
     public init?(_ text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty else { return nil }
         if let pid = Int(trimmed), pid > 0 {
             self = .processID(pid)
