@@ -43,7 +43,7 @@ struct StatusReporter: Service {
                 report(.encoderOverloaded, warning)
             }
             if interactive {
-                writeToStandardError(("\r\u{1B}[2K" + line))
+                writeToStandardError("\r\u{1B}[2K" + line)
             } else if tick % 10 == 0 {
                 logger.info("\(line)")
             }

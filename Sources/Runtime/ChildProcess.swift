@@ -71,7 +71,7 @@ public final class ChildProcess: Sendable {
         input = toChild[1]
         output = fromChild[0]
         let status = status
-        _ = WorkerThread(name: "child-wait", stackSize: 64 << 10) {
+        _ = WorkerThread(name: "child-wait", stackSize: 256 << 10) {
             var raw: Int32 = 0
             while waitpid(child, &raw, 0) == -1, errno == EINTR {}
             // Exited: its status (bits 8-15); ended by a signal: the signal's number (bits 0-6).

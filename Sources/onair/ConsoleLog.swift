@@ -33,7 +33,7 @@ struct ConsoleLogHandler: LogHandler {
         let line = Self.line(
             format: format, time: time, level: event.level, message: "\(event.message)",
             fields: fields.mapValues { "\($0)" })
-        writeToStandardError((line + "\n"))
+        writeToStandardError(line + "\n")
     }
 
     static func line(format: LogFormat, time: String, level: Logger.Level, message: String, fields: [String: String])
