@@ -188,6 +188,8 @@ build_in_root() {
     step "building in the $release root (Swift from $toolchain)"
     in_root "$root" env PATH="$toolchain/usr/bin:/usr/sbin:/usr/bin:/sbin:/bin" ONAIR_PACKAGE_IN_ROOT=1 \
         sh -c "cd /src && scripts/package.sh --release $release"
+    # Built as root in the root: what it wrote in this tree is given back to whoever ran this.
+    [ -z "$as_root" ] || $as_root chown -R "$(id -u):$(id -g)" dist ".build-$release"
     unmount_root "$root"
     trap - EXIT
 }
