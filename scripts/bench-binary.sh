@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # What a release binary costs before it does any work, two builds side by side: the stripped size,
-# the time to start and exit (`onair --version`, median of 31), the time from `onair publish
-# --source test` to its first segment listed, and the resident memory of `onair serve` idle and
-# of that broadcast 10 s in (median of 5 runs each).
+# the time to start and exit (`onair --version`, the two in turn, median of 31 each), the time
+# from `onair publish --source test` to its first segment listed, and the resident memory of
+# `onair serve` idle and of that broadcast 10 s in (median of 5 runs each).
 #
 #   scripts/bench-binary.sh BEFORE AFTER      (two onair binaries; release builds, unstripped is fine)
 #
@@ -18,15 +18,23 @@ source scripts/bench/common.sh
 now() { date +%s.%N; }
 rss_mib() { awk '$1 == "VmRSS:" { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
 
-profile() {  # name binary: prints "size_mb version_ms first_segment_ms serve_mib publish_mib"
-    local name=$1 binary=$work/$1 times=() firsts=() serves=() publishes=() _ start port pid
-    cp "$2" "$binary"
-    strip --strip-unneeded "$binary"
+# Start-up: the two binaries in turn, 31 times each, so that whatever else the machine does
+# weighs on both alike. Prints "before_ms after_ms", the medians.
+startup() {
+    local before=() after=() _ start
     for _ in $(seq 31); do
         start=$(now)
-        "$binary" --version >/dev/null
-        times+=("$(echo "($(now) - $start) * 1000" | bc)")
+        "$work/before" --version >/dev/null
+        before+=("$(echo "($(now) - $start) * 1000" | bc)")
+        start=$(now)
+        "$work/after" --version >/dev/null
+        after+=("$(echo "($(now) - $start) * 1000" | bc)")
     done
+    echo "$(median "${before[@]}") $(median "${after[@]}")"
+}
+
+profile() {  # name: prints "size_mb first_segment_ms serve_mib publish_mib"
+    local name=$1 binary=$work/$1 firsts=() serves=() publishes=() _ start port pid
     for _ in $(seq 5); do
         port=$(free_port)
         ONAIR_INGEST_TOKEN=bench-binary-token-0123456789 "$binary" serve --host 127.0.0.1 --port "$port" \
@@ -52,12 +60,16 @@ profile() {  # name binary: prints "size_mb version_ms first_segment_ms serve_mi
         publishes+=("$(rss_mib "$pid")")
         wait "$pid" 2>/dev/null || true
     done
-    printf "%s %s %s %s %s\n" "$(du -m "$binary" | cut -f1)" "$(median "${times[@]}")" "$(median "${firsts[@]}")" \
-        "$(median "${serves[@]}")" "$(median "${publishes[@]}")"
+    printf "%s %s %s %s\n" "$(du -m "$binary" | cut -f1)" "$(median "${firsts[@]}")" "$(median "${serves[@]}")" \
+        "$(median "${publishes[@]}")"
 }
 
-read -r b_size b_version b_first b_serve b_publish <<<"$(profile before "$1")"
-read -r a_size a_version a_first a_serve a_publish <<<"$(profile after "$2")"
+cp "$1" "$work/before"
+cp "$2" "$work/after"
+strip --strip-unneeded "$work/before" "$work/after"
+read -r b_version a_version <<<"$(startup)"
+read -r b_size b_first b_serve b_publish <<<"$(profile before)"
+read -r a_size a_first a_serve a_publish <<<"$(profile after)"
 ratio() { echo "scale=2; $2 / $1" | bc | sed 's/^\./0./'; }
 printf "%-34s %10s %10s %7s\n" "" "before" "after" "ratio"
 printf "%-34s %10s %10s %6sx\n" "stripped binary, MiB" "$b_size" "$a_size" "$(ratio "$b_size" "$a_size")"
