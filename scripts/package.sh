@@ -159,15 +159,17 @@ build_in_root() {
     build_root=$roots/$release   # global: the exit trap unmounts it
     local root=$build_root toolchain curl_library
     toolchain=$(dirname "$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")")
-    if [ ! -e "$root/.onair-build-root" ]; then
+    local dev packages
+    dev=$(grep -o '\.apt(\[[^]]*\])' Package.swift | grep -o '"[^"]*"' | tr -d '"' | paste -sd,)
+    [ "$release" = trixie ] && curl_library=libcurl4t64 || curl_library=libcurl4
+    packages="build-essential,pkg-config,git,dpkg-dev,binutils,zlib1g-dev,$curl_library,libxml2,libsqlite3-0,libncurses6,$dev"
+    # The root is kept while it holds what this tree needs (its mark lists the packages it has).
+    if [ "$(cat "$root/.onair-build-root" 2>/dev/null)" != "$packages" ]; then
+        unmount_root "$root"
         $as_root rm -rf "$root"
-        local dev
-        dev=$(grep -o '\.apt(\[[^]]*\])' Package.swift | grep -o '"[^"]*"' | tr -d '"' | paste -sd,)
-        [ "$release" = trixie ] && curl_library=libcurl4t64 || curl_library=libcurl4
-        step "making a Debian $release build root in $root (once)"
-        make_root "$root" "$release" "${ONAIR_MIRROR:-http://deb.debian.org/debian}" \
-            "build-essential,pkg-config,git,dpkg-dev,binutils,zlib1g-dev,$curl_library,libxml2,libsqlite3-0,libncurses6,$dev"
-        $as_root touch "$root/.onair-build-root"
+        step "making a Debian $release build root in $root"
+        make_root "$root" "$release" "${ONAIR_MIRROR:-http://deb.debian.org/debian}" "$packages"
+        echo "$packages" | $as_root tee "$root/.onair-build-root" >/dev/null
     fi
     $as_root mkdir -p "$root/src" "$root$toolchain"
     trap 'unmount_root "$build_root"' EXIT
