@@ -49,17 +49,9 @@ public final class Condition: @unchecked Sendable {
 
         /// `seconds` from now; a negative or non-finite number is now, a huge one a day from now.
         public init(after seconds: Double) {
-            var now = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &now)
             let bounded = seconds.isFinite ? min(max(seconds, 0), 86_400) : 0
-            let whole = Int(bounded)
-            var nanoseconds = Int(now.tv_nsec) + Int((bounded - Double(whole)) * 1e9)
-            var wholeSeconds = Int(now.tv_sec) + whole
-            if nanoseconds >= 1_000_000_000 {
-                nanoseconds -= 1_000_000_000
-                wholeSeconds += 1
-            }
-            time = timespec(tv_sec: wholeSeconds, tv_nsec: nanoseconds)
+            let target = MediaClock.monotonicNanoseconds() &+ UInt64(bounded * 1e9)
+            time = timespec(tv_sec: Int(target / 1_000_000_000), tv_nsec: Int(target % 1_000_000_000))
         }
     }
 }

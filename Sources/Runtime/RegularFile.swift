@@ -15,15 +15,10 @@ public enum RegularFile {
     /// The bytes of the regular file at `path`, at most `limit` of them. `followingLinks: false`
     /// for files a server serves from its folders: a symbolic link there is not followed.
     public static func read(_ path: String, limit: Int, followingLinks: Bool = true) throws(Problem) -> [UInt8] {
-        // Opened without blocking, so a FIFO without a writer cannot hold the open; then looked at.
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW))
-        guard descriptor >= 0 else { throw .unreadable }
+        let (descriptor, size) = try open(path, followingLinks: followingLinks)
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw .unreadable }
-        guard status.st_mode & S_IFMT == S_IFREG else { throw .notRegular }
-        guard status.st_size <= limit else { throw .tooLarge(limit: limit) }
-        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        guard size <= limit else { throw .tooLarge(limit: limit) }
+        var bytes = [UInt8](repeating: 0, count: size)
         var filled = 0
         while filled < bytes.count {
             let count = bytes.withUnsafeMutableBytes { buffer in
@@ -39,12 +34,19 @@ public enum RegularFile {
     /// Opens the regular file at `path` for reading, never through a symbolic link: its descriptor
     /// (the caller's to close) and its size; nil for anything else.
     public static func openForReading(_ path: String) -> (descriptor: Int32, size: Int)? {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+        try? open(path, followingLinks: false)
+    }
+
+    /// Opens a regular file for reading: its descriptor (the caller's to close) and its size.
+    /// Opened without blocking, so a FIFO without a writer cannot hold the open; then looked at.
+    private static func open(_ path: String, followingLinks: Bool) throws(Problem) -> (descriptor: Int32, size: Int) {
+        let descriptor = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW))
+        guard descriptor >= 0 else { throw .unreadable }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+        let looked = fstat(descriptor, &status) == 0
+        guard looked, status.st_mode & S_IFMT == S_IFREG else {
             close(descriptor)
-            return nil
+            throw looked ? .notRegular : .unreadable
         }
         return (descriptor, Int(status.st_size))
     }
