@@ -114,4 +114,21 @@ import Testing
         _ = timeline.closeSegment(programDateTime: 0)
         #expect(timeline.nextPart == .part(1, 0, .fmp4))
     }
+
+    /// A blocking reload for the part after a finished segment's last waits for the next segment's
+    /// first part; the parts it has, and a segment asked for whole, are listed at once.
+    @Test func aPartPastAFinishedSegmentsLastIsTheNextSegmentsFirst() {
+        var timeline = Timeline(configuration: Self.configuration(partDuration: 0.5))
+        for index in 0..<4 { _ = timeline.appendPart([1], duration: 0.5, independent: index == 0) }
+        _ = timeline.closeSegment(programDateTime: 0)
+        #expect(timeline.lists(msn: 0, part: nil))
+        #expect(timeline.lists(msn: 0, part: 3))
+        #expect(!timeline.lists(msn: 0, part: 4))
+        #expect(!timeline.lists(msn: 0, part: 9))
+        #expect(!timeline.lists(msn: 1, part: 0))
+        _ = timeline.appendPart([1], duration: 0.5, independent: true)
+        #expect(timeline.lists(msn: 0, part: 4))
+        #expect(timeline.lists(msn: 1, part: 0))
+        #expect(!timeline.lists(msn: 1, part: 1))
+    }
 }

@@ -295,9 +295,17 @@ public struct Timeline: Sendable {
         return .part(nextSequence, openParts.count, configuration.format)
     }
 
-    /// True once segment `msn` (or its part `part`) is in the playlist, or the stream has ended.
+    /// True once segment `msn` (or its part `part`) is in the playlist, or the stream has ended. A
+    /// part past the last of a finished segment is the next segment's first (RFC 8216bis, 6.2.5.2):
+    /// a player asking for it waits for that, not for nothing.
     public func lists(msn: Int, part: Int?) -> Bool {
-        if ended || msn < nextSequence { return true }
+        if ended { return true }
+        if msn < nextSequence {
+            guard let part, let count = segments.last(where: { $0.sequence == msn })?.parts.count, count > 0,
+                part >= count
+            else { return true }
+            return lists(msn: msn + 1, part: 0)
+        }
         guard let part else { return false }
         return msn == nextSequence && part < openParts.count
     }
