@@ -1,6 +1,9 @@
-# Clean Debian roots, made with debootstrap from Debian's archive: one to build the package of a
-# release that is not this machine's own, one to install a package into as a user would.
-# Sourced by scripts/package.sh and scripts/test-package.sh; each names itself in $caller.
+# Clean Debian roots, made with debootstrap from Debian's archive: one per release to build its
+# package in, one per release to install a package into as a user would. Both are kept in
+# $ONAIR_ROOTS (default ~/.cache/onair): a build root with its build folder, so the next build of
+# the same sources does only what changed; a clean root as debootstrap left it, never entered,
+# copied for each test. Sourced by scripts/package.sh and scripts/test-package.sh; each names
+# itself in $caller.
 
 # The releases onair is packaged for, and the tag each package's version carries.
 release_tag() {  # release: deb12 or deb13, or nothing (status 1) for a release not packaged
@@ -51,6 +54,27 @@ make_root() {  # dir release mirror [packages]
         exit 1
     fi
     rm -f "$dir.log"
+}
+
+roots_home=${ONAIR_ROOTS:-${XDG_CACHE_HOME:-$HOME/.cache}/onair}
+
+# A clean minbase root of the release with the packages named, as debootstrap left it and never
+# entered: made when there is none with those packages or it is a week old (so a test installs
+# next to what the archive has now), and kept for the next test.
+keep_clean_root() {  # release mirror packages
+    local release=$1 mirror=$2 include=$3
+    local kept=$roots_home/clean-roots/$release
+    [ "$(cat "$kept.packages" 2>/dev/null)" = "$include" ] && [ -z "$(find "$kept.packages" -mtime +7)" ] && return 0
+    $as_root rm -rf "$kept" "$kept.packages"
+    $as_root mkdir -p "$(dirname "$kept")"
+    echo "$caller: making a clean Debian $release root (kept in $kept)"
+    make_root "$kept" "$release" "$mirror" "$include"
+    echo "$include" | $as_root tee "$kept.packages" >/dev/null
+}
+
+clean_root() {  # dir release mirror packages: a copy of the kept clean root in DIR
+    keep_clean_root "$2" "$3" "$4"
+    $as_root cp -a "$roots_home/clean-roots/$2" "$1"
 }
 
 mount_root() {  # dir: /proc, and /dev with its terminals, as apt-get and a build need them

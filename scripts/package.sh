@@ -7,38 +7,52 @@
 #
 #   scripts/package.sh [--release bookworm|trixie]
 #       dist/onair_<version>~deb12_amd64.deb (bookworm, Debian 12) or ~deb13 (trixie, Debian 13);
-#       by default for this machine's release. Another release's package is built inside a clean
-#       debootstrap root of that release (kept in ~/.cache/onair/build-roots for the next build),
-#       with its own -dev packages and this machine's Swift toolchain mounted in.
-#   scripts/package.sh --repository DIR [--signing-key KEY]
-#       both packages, and a signed apt repository in DIR (dists/bookworm, dists/trixie, pool/,
-#       and the public key as onair-archive-keyring.gpg), signed with KEY from gpg's keyring (its
+#       by default for this machine's release. Each is built inside a clean debootstrap root of its
+#       release, with that release's -dev packages and this machine's Swift toolchain mounted in,
+#       so its Depends are the release's own whatever this machine has installed. The root is kept
+#       in ~/.cache/onair/build-roots (ONAIR_ROOTS moves it) with its sources and build folder: a
+#       build of the same sources from another checkout rebuilds nothing.
+#   scripts/package.sh --repository DIR --url URL [--signing-key KEY]
+#       both packages, and a signed apt repository in DIR to be published at URL: dists/bookworm,
+#       dists/trixie, pool/, and for each release the one file a user fetches, <release>.sources
+#       (the repository's address, suite and public key); signed with KEY from gpg's keyring (its
 #       default key when none is named). Older packages in DIR's pool stay listed.
 #
-# About 15 minutes on 2 cores for a first release build here; another release's first build adds
-# its root (4 minutes) and a build there from scratch (9 minutes); later builds take 1 to 2.
+# Needs root (or sudo) for debootstrap and chroot. On 2 cores a release's first package takes
+# about 14 minutes (4 for its root, 9 for a build from scratch); later ones 1 to 4, as much as
+# the sources changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 caller=package
 source scripts/debian-root.sh
 step() { echo "package: $*"; }
-usage() { echo "usage: scripts/package.sh [--release bookworm|trixie] [--repository DIR [--signing-key KEY]]" >&2; exit 2; }
+usage() { echo "usage: scripts/package.sh [--release bookworm|trixie] [--repository DIR --url URL [--signing-key KEY]]" >&2; exit 2; }
 
 release=$(own_release)
 repository=""
+url=""
 signing_key=""
 while (($#)); do
     case "$1" in
         --release) [ $# -ge 2 ] || usage; release=$2; shift 2 ;;
         --repository) [ $# -ge 2 ] || usage; repository=$2; shift 2 ;;
+        --url) [ $# -ge 2 ] || usage; url=$2; shift 2 ;;
         --signing-key) [ $# -ge 2 ] || usage; signing_key=$2; shift 2 ;;
-        -h | --help) sed -n '2,19s/^# \{0,1\}//p' "$0"; exit 0 ;;
+        -h | --help) sed -n '2,23s/^# \{0,1\}//p' "$0"; exit 0 ;;
         *) echo "package: unknown argument '$1'" >&2; usage ;;
     esac
 done
 check_release "$release"
 if [ -n "$signing_key" ] && [ -z "$repository" ]; then
     echo "package: --signing-key signs a repository: name one with --repository DIR" >&2
+    exit 2
+fi
+if [ -n "$repository" ] && [[ ! "$url" =~ ^https?://[^/]+ ]]; then
+    echo "package: --repository needs --url, the http(s) address DIR will be published at (each release's .sources names it)" >&2
+    exit 2
+fi
+if [ -z "$repository" ] && [ -n "$url" ]; then
+    echo "package: --url is where a repository is published: name one with --repository DIR" >&2
     exit 2
 fi
 if [ -n "$repository" ] &&
@@ -48,7 +62,7 @@ if [ -n "$repository" ] &&
     exit 2
 fi
 
-# Tools a Swift toolchain's machine may lack: dpkg-shlibdeps (Depends), strip, apt-ftparchive.
+# Tools this machine may lack: rsync (the tree into a root), apt-ftparchive (the repository).
 need_tools() {  # package command...
     local package=$1 command
     shift
@@ -60,24 +74,17 @@ need_tools() {  # package command...
     done
 }
 
-# The package of this machine's release, built here. Inside a build root, the scratch folder is
-# the release's own (.build-<release>), so the machine's .build is never mixed with it.
-build_here() {
-    local scratch=.build
-    if [ -n "${ONAIR_PACKAGE_IN_ROOT:-}" ]; then
-        scratch=.build-$release
-        mkdir -p "$scratch"
-        if ! swift build -c release --product onair --static-swift-stdlib --scratch-path "$scratch" \
-            >"$scratch/package-build.log" 2>&1; then
-            grep -E "error:" "$scratch/package-build.log" | head -20 >&2
-            echo "package: FAILED: the release build in the $release root (log: $scratch/package-build.log)" >&2
-            exit 1
-        fi
-    else
-        ONAIR_BUILD=release scripts/setup.sh
+# Inside a build root (the outer run below starts this script there): the release build in the
+# root's own build folder, then the package from it.
+package_in_root() {
+    local scratch=/scratch
+    if ! swift build -c release --product onair --static-swift-stdlib --scratch-path "$scratch" \
+        >"$scratch/package-build.log" 2>&1; then
+        grep -E "error:" "$scratch/package-build.log" | head -20 >&2
+        echo "package: FAILED: the release build in the $release root (log: $scratch/package-build.log in the root)" >&2
+        exit 1
     fi
-    need_tools dpkg-dev dpkg-shlibdeps
-    need_tools binutils strip
+    grep -E "Build of product|Compiling" "$scratch/package-build.log" | tail -1 || true
     local binary=$scratch/release/onair version architecture tag name stage root
     version=$("$binary" --version | awk '{print $2}')
     architecture=$(dpkg --print-architecture)
@@ -91,7 +98,10 @@ build_here() {
     strip --strip-unneeded "$root/usr/bin/onair"
 
     step "generating the man page and the completions"
-    swift build -c release --product generate-manual --scratch-path "$scratch" >"$stage/manual-build.log" 2>&1 ||
+    # Built as onair is (--static-swift-stdlib): with other flags, the two products would rebuild
+    # what they share each time one follows the other.
+    swift build -c release --product generate-manual --static-swift-stdlib --scratch-path "$scratch" \
+        >"$stage/manual-build.log" 2>&1 ||
         { tail -20 "$stage/manual-build.log" >&2; echo "package: FAILED: building generate-manual" >&2; exit 1; }
     local manual page
     manual=$(mktemp -d)
@@ -152,18 +162,19 @@ CONTROL
     echo "Depends: $depends"
 }
 
-# Another release's package, built in a root of that release that is made once and kept: its
-# -dev packages are those Package.swift names (providers), beside what the toolchain needs.
-build_in_root() {
-    local roots=${ONAIR_BUILD_ROOTS:-${XDG_CACHE_HOME:-$HOME/.cache}/onair/build-roots}
-    build_root=$roots/$release   # global: the exit trap unmounts it
-    local root=$build_root toolchain curl_library
+# The release's package, built in its root: made once and kept while it has the packages this tree
+# needs (its -dev packages are those Package.swift names as providers, beside the toolchain's).
+# The tree is copied into the root's /src by content, so a file that did not change keeps its
+# time and is not compiled again, whichever checkout it comes from; the build folder is the
+# root's /scratch.
+build() {  # release
+    release=$1
+    build_root=$roots_home/build-roots/$release   # global: the exit trap unmounts it
+    local root=$build_root toolchain curl_library dev packages
     toolchain=$(dirname "$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")")
-    local dev packages
     dev=$(grep -o '\.apt(\[[^]]*\])' Package.swift | grep -o '"[^"]*"' | tr -d '"' | paste -sd,)
     [ "$release" = trixie ] && curl_library=libcurl4t64 || curl_library=libcurl4
     packages="build-essential,pkg-config,git,dpkg-dev,binutils,zlib1g-dev,$curl_library,libxml2,libsqlite3-0,libncurses6,$dev"
-    # The root is kept while it holds what this tree needs (its mark lists the packages it has).
     if [ "$(cat "$root/.onair-build-root" 2>/dev/null)" != "$packages" ]; then
         unmount_root "$root"
         $as_root rm -rf "$root"
@@ -171,12 +182,21 @@ build_in_root() {
         make_root "$root" "$release" "${ONAIR_MIRROR:-http://deb.debian.org/debian}" "$packages"
         echo "$packages" | $as_root tee "$root/.onair-build-root" >/dev/null
     fi
-    $as_root mkdir -p "$root/src" "$root$toolchain"
+    need_tools rsync rsync
+    step "copying the tree into the $release root"
+    $as_root mkdir -p "$root/src/.git" "$root/scratch" "$root$toolchain"
+    # What git ignores is not copied (nor removed there: Package.resolved, .swiftpm); a deleted
+    # file is. The commit is the one thing --version reads from .git.
+    $as_root rsync --recursive --links --perms --checksum --delete --filter=':- .gitignore' \
+        --exclude=/.git/ --exclude=/dist/ ./ "$root/src/"
+    local commit
+    commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)
+    [ "$(cat "$root/src/.git/HEAD" 2>/dev/null)" = "$commit" ] || echo "$commit" | $as_root tee "$root/src/.git/HEAD" >/dev/null
+    $as_root rm -rf "$root/src/dist"
     trap 'unmount_root "$build_root"' EXIT
     mount_root "$root"
     $as_root mount --bind "$toolchain" "$root$toolchain"
     $as_root mount -o remount,bind,ro "$root$toolchain"
-    $as_root mount --bind "$PWD" "$root/src"
     # The machine's git settings: where packages are fetched from (a local mirror of GitHub here).
     [ -r /etc/gitconfig ] && $as_root cp /etc/gitconfig "$root/etc/gitconfig"
     local mirror
@@ -190,16 +210,19 @@ build_in_root() {
     step "building in the $release root (Swift from $toolchain)"
     in_root "$root" env PATH="$toolchain/usr/bin:/usr/sbin:/usr/bin:/sbin:/bin" ONAIR_PACKAGE_IN_ROOT=1 \
         sh -c "cd /src && scripts/package.sh --release $release"
-    # Built as root in the root: what it wrote in this tree is given back to whoever ran this.
-    [ -z "$as_root" ] || $as_root chown -R "$(id -u):$(id -g)" dist ".build-$release"
     unmount_root "$root"
     trap - EXIT
+    local built
+    built=$(ls "$root/src/dist/"onair_*.deb)
+    mkdir -p dist
+    cp "$built" dist/
+    built_package=dist/$(basename "$built")   # global: the repository lists it
 }
 
-build() {  # release
-    release=$1
-    if [ "$release" = "$(own_release)" ]; then build_here; else build_in_root; fi
-}
+if [ -n "${ONAIR_PACKAGE_IN_ROOT:-}" ]; then
+    package_in_root
+    exit 0
+fi
 
 if [ -z "$repository" ]; then
     build "$release"
@@ -208,15 +231,14 @@ fi
 
 # The key signs by its fingerprint, and only its public half is exported beside the repository.
 fingerprint=$(gpg --batch --list-secret-keys --with-colons ${signing_key:+"$signing_key"} 2>/dev/null | awk -F: '$1 == "fpr" { print $10; exit }')
-for each in bookworm trixie; do build "$each"; done
-need_tools apt-utils apt-ftparchive
-version=$(.build/release/onair --version | awk '{print $2}')
-architecture=$(dpkg --print-architecture)
 pool=pool/main/o/onair
 mkdir -p "$repository/$pool"
 for each in bookworm trixie; do
-    cp "dist/onair_${version}~$(release_tag "$each")_${architecture}.deb" "$repository/$pool/"
+    build "$each"
+    cp "$built_package" "$repository/$pool/"
 done
+need_tools apt-utils apt-ftparchive
+architecture=$(dpkg --print-architecture)
 for each in bookworm trixie; do
     tag=$(release_tag "$each")
     lists=$repository/dists/$each/main/binary-$architecture
@@ -240,5 +262,13 @@ for each in bookworm trixie; do
     "${signer[@]}" --clearsign -o "$repository/dists/$each/InRelease" "$repository/dists/$each/Release"
     "${signer[@]}" --detach-sign --armor -o "$repository/dists/$each/Release.gpg" "$repository/dists/$each/Release"
 done
+# What a user fetches to add the repository: its address, the release's suite, and the key that
+# signs it, in one deb822 file (apt 2.6 of Debian 12 reads a key given inline).
+for each in bookworm trixie; do
+    {
+        printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By:\n' "${url%/}" "$each"
+        gpg --batch --export --armor "$fingerprint" | sed 's/^$/./; s/^/ /'
+    } >"$repository/$each.sources"
+done
 gpg --batch --yes --export "$fingerprint" >"$repository/onair-archive-keyring.gpg"
-step "wrote the apt repository $repository (bookworm and trixie, signed by $fingerprint)"
+step "wrote the apt repository $repository for $url (bookworm and trixie, signed by $fingerprint)"

@@ -29,7 +29,8 @@ packages=(
     sway xdg-desktop-portal xdg-desktop-portal-wlr dbus        # a headless Wayland desktop with a ScreenCast portal,
     pipewire pipewire-bin wireplumber foot                     #   its PipeWire, and a window for it; PipeWire with
                                                                #   applications playing (pw-play, pw-link, pw-record)
-    debootstrap                                                # the packaging scripts' Debian roots (their refusals are tested)
+    debootstrap rsync apt-utils gnupg                          # the package test: Debian roots to build and install in,
+                                                               #   the tree copied into them, a signed apt repository
 )
 
 missing=()

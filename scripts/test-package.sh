@@ -10,9 +10,9 @@
 #     10 s broadcast of the test source whose playlists and segment are read and probed from
 #     outside (H.264 + AAC);
 #  4. runs `onair serve` in each root, pushed to by the other release's `onair publish`.
-# About 35 minutes the first time on 2 cores (two release builds, one in a Debian 13 build root,
-# and three roots from Debian's archive), 9 once the builds and the build root are there. Not part
-# of scripts/test.sh.
+# About 35 minutes the first time on 2 cores (two roots to build in, a release build from scratch
+# in each, two clean roots to install into, all kept in ~/.cache/onair), 5 once those are there
+# and the sources have not changed. The last stage of scripts/test.sh.
 #
 #   scripts/test-package.sh [--release bookworm|trixie] [MIRROR]
 #       --release: the full checks in that release's root only; the other release's root is
@@ -59,32 +59,38 @@ install -d -m 0700 "$GNUPGHOME"
 gpg --batch --quiet --passphrase '' --quick-generate-key "onair test archive <test@localhost>" ed25519 sign never
 key=$(gpg --batch --list-secret-keys --with-colons 2>/dev/null | awk -F: '$1 == "fpr" { print $10; exit }')
 
-# The stand-in previous version of each package: its files under a lower version, in the pool
-# before the repository is indexed, so apt upgrades from it as from an earlier release.
-scripts/package.sh --release bookworm
-scripts/package.sh --release trixie
-version=$(.build/release/onair --version | awk '{print $2}')
-architecture=$(dpkg --print-architecture)
+# The clean roots to install into are made (or found kept) while the packages build.
+clean_packages=curl,ca-certificates
+(for release in bookworm trixie; do keep_clean_root "$release" "$mirror" "$clean_packages"; done) &
+clean_roots_made=$!
+processes+=("$clean_roots_made")
+
+# Both packages and their repository, signed with the test's key, for the address it is served at.
 repository=$work/repository
+repository_port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+repo_url=http://127.0.0.1:$repository_port
+scripts/package.sh --repository "$repository" --url "$repo_url" --signing-key "$key"
+version=$(sed -n 's/^ *static let version = "\(.*\)"$/\1/p' Sources/onair/Onair.swift)
+[ -n "$version" ] || fail "no version in Sources/onair/Onair.swift"
+architecture=$(dpkg --print-architecture)
 pool=$repository/pool/main/o/onair
-mkdir -p "$pool"
+
+# The stand-in previous version of each package: its files under a lower version, installed from
+# its file before the README's lines, so apt upgrades from it as from an earlier release.
 for release in bookworm trixie; do
     tag=$(release_tag "$release")
     unpacked=$work/previous-$tag
-    dpkg-deb --raw-extract "dist/onair_${version}~${tag}_${architecture}.deb" "$unpacked"
+    dpkg-deb --raw-extract "$pool/onair_${version}~${tag}_${architecture}.deb" "$unpacked"
     sed -i "s/^Version: .*/Version: ${version}~~previous~${tag}/" "$unpacked/DEBIAN/control"
-    dpkg-deb --build --root-owner-group -Zxz "$unpacked" "$pool/onair_${version}~~previous~${tag}_${architecture}.deb" >/dev/null
+    dpkg-deb --build --root-owner-group -Zgzip -z1 "$unpacked" "$work/onair_${version}~~previous~${tag}_${architecture}.deb" >/dev/null
     rm -rf "$unpacked"
 done
-scripts/package.sh --repository "$repository" --signing-key "$key"
 
 step "serving the repository over HTTP"
-repository_port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 /usr/bin/python3 -m http.server --bind 127.0.0.1 --directory "$repository" "$repository_port" >"$work/repository.log" 2>&1 &
 processes+=("$!")
-repo_url=http://127.0.0.1:$repository_port
 for _ in $(seq 1 100); do
-    curl -sf -o /dev/null "$repo_url/onair-archive-keyring.gpg" && break
+    curl -sf -o /dev/null "$repo_url/bookworm.sources" && break
     sleep 0.1 # polling the server, not waiting for time to pass
 done
 
@@ -102,7 +108,7 @@ install_in_root() {  # release
     root=$(root_of "$release")
     tag=$(release_tag "$release")
     step "making a clean Debian $release root"
-    make_root "$root" "$release" "$mirror" curl,ca-certificates
+    clean_root "$root" "$release" "$mirror" "$clean_packages"
     roots+=("$root")
     mount_root "$root"
     in_root "$root" sh -c 'command -v swift swiftc' && fail "a Swift toolchain is inside the $release root"
@@ -112,7 +118,7 @@ install_in_root() {  # release
     in_root "$root" apt-get update -qq
 
     step "installing the previous version in the $release root, and an /etc/onair/serve.env"
-    $as_root cp "$pool/onair_${version}~~previous~${tag}_${architecture}.deb" "$root/tmp/previous.deb"
+    $as_root cp "$work/onair_${version}~~previous~${tag}_${architecture}.deb" "$root/tmp/previous.deb"
     in_root "$root" apt-get install -qq /tmp/previous.deb >/dev/null
     $as_root install -d -m 0750 "$root/etc/onair"
     echo "ONAIR_INGEST_TOKEN=test-package-token-0123456789" | $as_root tee "$root/etc/onair/serve.env" >/dev/null
@@ -218,6 +224,7 @@ push_between() {  # serving-release pushing-release: onair serve in one root, a 
     wait "$origin" 2>/dev/null || true
 }
 
+wait "$clean_roots_made" || fail "the clean roots to install into could not be made"
 for release in bookworm trixie; do install_in_root "$release"; done
 for release in "${releases[@]}"; do publish_in_root "$release"; done
 for release in "${releases[@]}"; do push_between "$release" "$(other_release "$release")"; done

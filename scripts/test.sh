@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Sets up and runs every test: Swift unit tests, then end-to-end tests of the real binary.
+# Sets up and runs every test: Swift unit tests, the web player's, the fuzzers, end-to-end tests of
+# the real binary, then the packages installed from their apt repository in clean Debian 12 and 13
+# roots. Arguments go to pytest and select end-to-end tests; the package test then does not run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -13,3 +15,9 @@ echo "== end-to-end tests (pytest)"
 # Debian's interpreter: the one python3-pytest (and later python3-selenium) install into.
 # Each test has 5 minutes: a hung read fails its test instead of holding the run.
 ONAIR_BINARY="$PWD/.build/debug/onair" /usr/bin/python3 -m pytest -q --timeout 300 --durations=15 Tests/EndToEnd "$@"
+if (($#)); then
+    echo "== packages: not tested (pytest arguments select some end-to-end tests; scripts/test-package.sh tests them)"
+else
+    echo "== packages for Debian 12 and 13, from their apt repository, in clean roots (scripts/test-package.sh)"
+    scripts/test-package.sh
+fi

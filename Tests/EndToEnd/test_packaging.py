@@ -1,8 +1,8 @@
 """The packaging scripts' bad input: one line and a status that is not 0, before anything is built.
 
 The package test itself (scripts/test-package.sh: both releases' packages, from their apt
-repository, in clean Debian 12 and 13 roots) takes too long for this suite; docs/testing.md says
-how it runs. These are the refusals that come first, and the README lines it runs.
+repository, in clean Debian 12 and 13 roots) is the last stage of scripts/test.sh, after this
+suite. These are the refusals that come first, and the README lines it runs.
 """
 
 import os
@@ -35,20 +35,32 @@ def test_a_signing_key_without_a_repository_is_refused():
     assert_one_line(run("scripts/package.sh", "--signing-key", "ABCDEF"), 2, "--signing-key signs a repository")
 
 
+def test_a_repository_without_its_address_is_refused(tmp_path):
+    """Each release's .sources names where the repository is published: --url is needed, and is an
+    http(s) address; --url alone names no repository."""
+    for address in ([], ["--url", "onair.example/apt"], ["--url", "ftp://onair.example/apt"]):
+        result = run("scripts/package.sh", "--repository", str(tmp_path / "repository"), *address)
+        assert_one_line(result, 2, "--repository needs --url, the http(s) address DIR will be published at")
+    assert_one_line(run("scripts/package.sh", "--url", "https://onair.example/apt"), 2,
+                    "--url is where a repository is published")
+    assert not (tmp_path / "repository").exists()
+
+
 def test_a_repository_without_a_secret_key_is_refused(tmp_path):
     empty = tmp_path / "gnupg"
     empty.mkdir(mode=0o700)
-    result = run("scripts/package.sh", "--repository", str(tmp_path / "repository"), GNUPGHOME=str(empty))
+    result = run("scripts/package.sh", "--repository", str(tmp_path / "repository"),
+                 "--url", "https://onair.example/apt", GNUPGHOME=str(empty))
     assert_one_line(result, 2, "no OpenPGP secret key")
     assert not (tmp_path / "repository").exists()
 
 
 def test_a_build_root_that_cannot_be_made_says_so(tmp_path):
-    """Another release's package needs a root of it: with no archive to make it from, one line says
+    """A package is built in a root of its release: with no archive to make it from, one line says
     which root could not be made, and from where, and the script fails before building."""
     own = re.search(r"^VERSION_CODENAME=(\w+)", Path("/etc/os-release").read_text(), re.M).group(1)
     other = "trixie" if own == "bookworm" else "bookworm"
-    result = run("scripts/package.sh", "--release", other, ONAIR_BUILD_ROOTS=str(tmp_path / "roots"),
+    result = run("scripts/package.sh", "--release", other, ONAIR_ROOTS=str(tmp_path / "roots"),
                  ONAIR_MIRROR="http://127.0.0.1:9/debian")
     assert result.returncode != 0, result.stdout
     failures = [line for line in result.stderr.splitlines() if line.startswith("package: FAILED")]
@@ -62,8 +74,10 @@ def test_the_readme_install_lines_are_the_ones_the_package_test_runs():
     readme = (ROOT / "README.md").read_text()
     block = re.search(r"<!-- install-from-repository -->\n(.*?)<!-- end -->", readme, re.S).group(1)
     lines = [line[4:] for line in block.splitlines() if line.startswith("    ")]
-    assert lines[-1] == "sudo apt update && sudo apt install onair"
-    assert all("https://onair.example/apt" in line for line in lines[:2])
-    assert "signed-by=" in lines[1]
+    # Two lines: the release's entry (address, suite and key in one deb822 file), then the install.
+    assert len(lines) == 2, lines
+    assert lines[0].startswith("sudo curl -fsSLo /etc/apt/sources.list.d/onair.sources https://onair.example/apt/")
+    assert lines[0].endswith("$(. /etc/os-release && echo $VERSION_CODENAME).sources")
+    assert lines[1] == "sudo apt update && sudo apt install onair"
     script = (ROOT / "scripts/test-package.sh").read_text()
     assert "install-from-repository" in script and "https://onair.example/apt" in script
