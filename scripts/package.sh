@@ -19,8 +19,8 @@
 #       default key when none is named). Older packages in DIR's pool stay listed.
 #
 # Needs root (or sudo) for debootstrap and chroot. On 2 cores a release's first package takes
-# about 14 minutes (4 for its root, 9 for a build from scratch); later ones 1 to 4, as much as
-# the sources changed.
+# about 16 minutes (1 to 2 for its root, 14 for a build from scratch); later ones 1 to 3, as much
+# as the sources changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 caller=package

@@ -10,9 +10,10 @@
 #     10 s broadcast of the test source whose playlists and segment are read and probed from
 #     outside (H.264 + AAC);
 #  4. runs `onair serve` in each root, pushed to by the other release's `onair publish`.
-# About 35 minutes the first time on 2 cores (two roots to build in, a release build from scratch
-# in each, two clean roots to install into, all kept in ~/.cache/onair), 5 once those are there
-# and the sources have not changed. The last stage of scripts/test.sh.
+# About 44 minutes the first time on 2 cores (two roots to build in, a release build from scratch
+# in each, two clean roots to install into, all kept in ~/.cache/onair), 4 once those are there
+# and only the commit is new, 8 after a change every module rebuilds on. The last stage of
+# scripts/test.sh.
 #
 #   scripts/test-package.sh [--release bookworm|trixie] [MIRROR]
 #       --release: the full checks in that release's root only; the other release's root is
@@ -35,7 +36,7 @@ while (($#)); do
     case "$1" in
         --release) [ $# -ge 2 ] || { echo "test-package: --release needs bookworm or trixie" >&2; exit 2; }
             check_release "$2"; releases=("$2"); shift 2 ;;
-        -h | --help) sed -n '2,19s/^# \{0,1\}//p' "$0"; exit 0 ;;
+        -h | --help) sed -n '2,20s/^# \{0,1\}//p' "$0"; exit 0 ;;
         -*) echo "test-package: unknown option '$1'" >&2; exit 2 ;;
         *) mirror=$1; shift ;;
     esac
