@@ -1,6 +1,7 @@
 # Clean Debian roots, made with debootstrap from Debian's archive: one per release to build its
 # package in, one per release to install a package into as a user would. Both are kept in
-# $ONAIR_ROOTS (default ~/.cache/onair): a build root with its build folder, so the next build of
+# $ONAIR_ROOTS (default /var/cache/onair, as pbuilder keeps its roots in /var/cache/pbuilder: they
+# belong to root, whoever builds): a build root with its build folder, so the next build of
 # the same sources does only what changed; a clean root as debootstrap left it, never entered,
 # copied for each test. Sourced by scripts/package.sh and scripts/test-package.sh; each names
 # itself in $caller.
@@ -40,23 +41,24 @@ need_debootstrap() {
         { echo "$caller: FAILED: debootstrap cannot be installed (apt-get install debootstrap)" >&2; exit 1; }
 }
 
-# A minbase root of a release in DIR, with the packages named (comma-separated). Its log is kept
-# beside it and its last lines shown when it fails: no network, or an archive that is not there.
+# A minbase root of a release in DIR, with the packages named (comma-separated). Its log is kept,
+# and its last lines shown, when it fails: no network, or an archive that is not there.
 make_root() {  # dir release mirror [packages]
-    local dir=$1 release=$2 mirror=$3 include=${4:-}
+    local dir=$1 release=$2 mirror=$3 include=${4:-} log
     need_debootstrap
     $as_root mkdir -p "$dir"
     $as_root chmod 0755 "$dir"   # apt downloads as _apt, who must reach the root
+    log=$(mktemp "${TMPDIR:-/tmp}/onair-debootstrap-$release.XXXXXX")
     if ! $as_root debootstrap --variant=minbase ${include:+--include="$include"} "$release" "$dir" "$mirror" \
-        >"$dir.log" 2>&1; then
-        tail -5 "$dir.log" >&2
-        echo "$caller: FAILED: no Debian $release root could be made in $dir from $mirror (log: $dir.log)" >&2
+        >"$log" 2>&1; then
+        tail -5 "$log" >&2
+        echo "$caller: FAILED: no Debian $release root could be made in $dir from $mirror (log: $log)" >&2
         exit 1
     fi
-    rm -f "$dir.log"
+    rm -f "$log"
 }
 
-roots_home=${ONAIR_ROOTS:-${XDG_CACHE_HOME:-$HOME/.cache}/onair}
+roots_home=${ONAIR_ROOTS:-/var/cache/onair}
 
 # A clean minbase root of the release with the packages named, as debootstrap left it and never
 # entered: made when there is none with those packages or it is a week old (so a test installs

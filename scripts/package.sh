@@ -10,7 +10,7 @@
 #       by default for this machine's release. Each is built inside a clean debootstrap root of its
 #       release, with that release's -dev packages and this machine's Swift toolchain mounted in,
 #       so its Depends are the release's own whatever this machine has installed. The root is kept
-#       in ~/.cache/onair/build-roots (ONAIR_ROOTS moves it) with its sources and build folder: a
+#       in /var/cache/onair/build-roots (ONAIR_ROOTS moves it) with its sources and build folder: a
 #       build of the same sources from another checkout rebuilds nothing.
 #   scripts/package.sh --repository DIR --url URL [--signing-key KEY]
 #       both packages, and a signed apt repository in DIR to be published at URL: dists/bookworm,

@@ -11,7 +11,7 @@
 #     outside (H.264 + AAC);
 #  4. runs `onair serve` in each root, pushed to by the other release's `onair publish`.
 # About 44 minutes the first time on 2 cores (two roots to build in, a release build from scratch
-# in each, two clean roots to install into, all kept in ~/.cache/onair), 4 once those are there
+# in each, two clean roots to install into, all kept in /var/cache/onair), 4 once those are there
 # and only the commit is new, 8 after a change every module rebuilds on. The last stage of
 # scripts/test.sh.
 #
