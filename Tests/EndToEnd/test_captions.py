@@ -500,3 +500,38 @@ def test_the_watch_page_shows_captions_behind_its_cc_button(page):
         page.get("about:blank")
     finally:
         publisher.kill()
+
+
+def test_a_low_latency_watch_page_shows_every_caption_though_it_comes_after_its_moment(page):
+    """Under Low-Latency HLS the watch page plays about a second behind live, and a caption comes
+    with its segment, once that is cut: up to a segment late. The example captioner's 0.8 s
+    captions, one each second, would mostly be over by then; each is shown from when it comes, for
+    its whole 0.8 s, so every one said while the page plays is on screen."""
+    example = Path(__file__).resolve().parents[2] / "scripts/captions-example.py"
+    publisher = Publisher("--low-latency", "--part-duration", "0.2", "--size", "640x360", "--audio", "test",
+                          "--captions-from", str(example))
+    try:
+        wait_until(lambda: (r := publisher.get("main/media.m3u8")) and r.text.count("#EXTINF") >= 2, 30,
+                   what="two segments")
+        page.get(f"{publisher.base}/watch/demo")
+        wait_until(lambda: player_status(page)["time"] > 1, 30, interval=0.1, what="playback to start")
+        assert player_status(page)["engine"] == "mse"
+        state = """const p = window.onair, v = p.video, t = p.captions && p.captions.track;
+            const cues = t ? Array.from(t.cues) : [];
+            return {time: v.currentTime, latency: p.latency(), cues: cues.map((c) => [c.text, c.startTime, c.endTime]),
+                    showing: Array.from((t && t.activeCues) || []).map((c) => c.text)};"""
+        before = {cue[0] for cue in page.execute_script(state)["cues"]}
+        shown = set()
+        end = time.monotonic() + 8
+        while time.monotonic() < end:
+            now = page.execute_script(state)
+            shown.update(now["showing"])
+            time.sleep(0.1)
+        # The captions added while it played, and over by now: every one was on screen.
+        added = [cue for cue in now["cues"] if cue[0] not in before and cue[2] < now["time"]]
+        assert len(added) >= 5, now
+        missed = [cue for cue in added if cue[0] not in shown]
+        assert not missed, (missed, now["time"], now["latency"])
+        page.get("about:blank")
+    finally:
+        publisher.kill()

@@ -211,8 +211,17 @@ def test_twins_serve_a_ladder_alike_rung_by_rung_and_a_player_moves_with_its_sou
             f"{twin.base}/live/ladder/captions/media.m3u8")
         showing = """return Array.from(window.onair.video.textTracks).filter((t) => t.mode === "showing")
             .flatMap((t) => Array.from(t.activeCues || []).map((c) => c.text))"""
-        wait_until(lambda: any(text.startswith("Beep ") for text in page.execute_script(showing)), 10, interval=0.2,
-                   what="a caption shown from the twin")
+        try:
+            wait_until(lambda: any(text.startswith("Beep ") for text in page.execute_script(showing)), 10,
+                       interval=0.2, what="a caption shown from the twin")
+        except AssertionError as error:
+            state = page.execute_script("""
+                const p = window.onair, v = p.video, t = p.captions.track;
+                const cues = Array.from(t.cues || []).map((c) => [c.startTime.toFixed(2), c.endTime.toFixed(2), c.text]);
+                return {time: v.currentTime.toFixed(2), paused: v.paused, readyState: v.readyState, mode: t.mode,
+                        offset: p.buffer && p.buffer.timestampOffset, cues: cues.length, last: cues.slice(-4),
+                        near: cues.filter((c) => Math.abs(c[0] - v.currentTime) < 3), fetched: p.captions.fetched.size};""")
+            raise AssertionError(f"{error}: {state}") from None
         page.get("about:blank")
         refused = console_errors(page)
         assert (pathway, sound.split("?")[0]) == ("b", f"{twin.base}/live/ladder/audio/media.m3u8")

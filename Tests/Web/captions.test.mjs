@@ -2,7 +2,7 @@
 // onair's WebVTT files in media time. Run under Node's own test runner: `node --test Tests/Web`.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parseWebVTT } from "../../web/player/caption-track.js";
+import { parseWebVTT, placeCue } from "../../web/player/caption-track.js";
 import { parseSubtitles } from "../../web/player/playlists.js";
 
 test("the subtitle rendition the variants name, with its name and language", () => {
@@ -31,4 +31,17 @@ test("cues in media time, moved by the file's timestamp map", () => {
     const shifted = parseWebVTT("WEBVTT\nX-TIMESTAMP-MAP=LOCAL:00:00:00.000,MPEGTS:900000\n\n00:01.000 --> 00:02.500\nHi\n");
     assert.deepEqual(shifted, [{ start: 11, end: 12.5, text: "Hi" }]);
     assert.deepEqual(parseWebVTT("not a caption file"), []);
+});
+
+test("a caption that comes after its moment began is shown from now, for as long as it lasts", () => {
+    // Came before its moment: at its own times.
+    assert.deepEqual(placeCue(10, 10.8, 9.5, 4), { start: 10, end: 10.8 });
+    // Came 1.25 s late (a Low-Latency player is less than a segment behind live): from now, 0.8 s.
+    assert.deepEqual(placeCue(10, 10.8, 11.25, 4), { start: 11.25, end: 12.05 });
+    // Exactly as late as allowed: still shown; later than that, or not live (late 0): its own times.
+    assert.deepEqual(placeCue(10, 10.5, 14, 4), { start: 14, end: 14.5 });
+    assert.deepEqual(placeCue(10, 10.5, 14.25, 4), { start: 10, end: 10.5 });
+    assert.deepEqual(placeCue(10, 10.8, 10.5, 0), { start: 10, end: 10.8 });
+    // On at this very moment: begins now.
+    assert.deepEqual(placeCue(10, 10.8, 10, 4), { start: 10, end: 10.8 });
 });

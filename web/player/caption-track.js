@@ -4,10 +4,13 @@ import { get, sleep } from "./network.js";
 import { parseMediaPlaylist } from "./playlists.js";
 
 /**
- * Follows the captions' playlist (whole segments, reloaded every half target duration), and adds
- * each new segment's cues to one text track of the video, once each: a caption that spans two
- * segments is in both. The page's CC button shows or hides the track. Captions are no reason to
- * stop the picture: a failed reload is tried again a second later.
+ * Follows the captions' playlist (whole segments, reloaded every half target duration, or every
+ * half second when the pictures come in Low-Latency parts), and adds each new segment's cues to one
+ * text track of the video, once each: a caption that spans two segments is in both. Under
+ * Low-Latency HLS the picture plays less than a segment behind live, so a caption often comes after
+ * its moment has begun; it is shown from when it comes, for as long as it lasts (see `placeCue`).
+ * The page's CC button shows or hides the track. Captions are no reason to stop the picture: a
+ * failed reload is tried again a second later.
  */
 export class CaptionTrack {
     constructor(player, subtitles) {
@@ -17,11 +20,14 @@ export class CaptionTrack {
         this.track.mode = "showing";
         this.fetched = new Set();
         this.added = new Set();
+        /** Whether the first reading is done: the captions it finds are the past, not late. */
+        this.caughtUp = false;
     }
 
     /** Follows the captions until the channel ends or the player starts over (`generation`). */
     async run(generation) {
         const player = this.player;
+        this.caughtUp = false;
         while (player.running && generation === player.generation) {
             let wait = 1;
             try {
@@ -36,10 +42,12 @@ export class CaptionTrack {
                     const file = await get(player.withSession(segment.uri), 2 * player.targetDuration());
                     if (!file.ok && !playlist.ended) continue;
                     this.fetched.add(segment.uri);
-                    if (file.ok) this.add(parseWebVTT(await file.text()));
+                    if (file.ok) this.add(parseWebVTT(await file.text()), this.caughtUp && !playlist.ended);
                 }
+                this.caughtUp = true;
                 if (playlist.ended && unread.length <= 8) return;
-                wait = playlist.ended ? 0 : Math.min(1, playlist.targetDuration / 2);
+                const lowLatency = player.playlist && player.playlist.partTarget;
+                wait = playlist.ended ? 0 : Math.min(lowLatency ? 0.5 : 1, playlist.targetDuration / 2);
             } catch (error) {
                 wait = 1;
             }
@@ -47,17 +55,39 @@ export class CaptionTrack {
         }
     }
 
-    /** Cues in media time, placed on the video's timeline (moved as the video's segments are). */
-    add(cues) {
+    /**
+     * Cues in media time, placed on the video's timeline (moved as the video's segments are); when
+     * `live`, one that came late is shown from now.
+     */
+    add(cues, live) {
         const offset = (this.player.buffer && this.player.buffer.timestampOffset) || 0;
+        const now = this.player.video.currentTime;
+        const late = live ? LATE_TARGETS * this.player.targetDuration() : 0;
         for (const cue of cues) {
             const key = cue.start + "|" + cue.end + "|" + cue.text;
             if (this.added.has(key)) continue;
             this.added.add(key);
-            this.track.addCue(new VTTCue(cue.start + offset, cue.end + offset, cue.text));
+            const placed = placeCue(cue.start + offset, cue.end + offset, now, late);
+            this.track.addCue(new VTTCue(placed.start, placed.end, cue.text));
         }
         if (this.added.size > 5000) this.added = new Set([...this.added].slice(-1000));
     }
+}
+
+/** How long after its moment began a caption is still shown when it comes: target durations. */
+const LATE_TARGETS = 2;
+
+/**
+ * Where a caption goes on the video's timeline, given the picture at `now`: at its own times, unless
+ * it came after its start but no more than `late` seconds after; then from `now`, as long as it
+ * lasts. A caption is read once its segment is cut; a player closer to live than a segment (Low-
+ * Latency HLS) would show it only for what is left of it, or not at all. Live television's captions
+ * come a little after the words too.
+ * @returns {{start: number, end: number}}
+ */
+export function placeCue(start, end, now, late) {
+    if (start < now && now - start <= late) return { start: now, end: now + (end - start) };
+    return { start, end };
 }
 
 /**
