@@ -5,14 +5,14 @@
 #   ingest   an origin's ingest: sequences of pushed playlists and media through IngestAssembler,
 #            what would be served checked against the HLS rules (Fuzz/IngestFuzzer, Fuzz/ingest-corpus).
 # Inputs that reach new code are kept in .build/fuzz/<target>-corpus; a crash leaves its input in
-# .build/fuzz/ and fails. Usage: scripts/fuzz.sh [seconds] [request|ingest ...]  (default: both)
+# .build/fuzz/ and fails (ONAIR_BUILD_CACHE/fuzz when that is set: see setup.sh). Usage: scripts/fuzz.sh [seconds] [request|ingest ...]  (default: both)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
 ((${#targets[@]})) || targets=(request ingest)
-scratch=.build/fuzz
+scratch=${ONAIR_BUILD_CACHE:-.build}/fuzz
 mkdir -p "$scratch"
 
 for target in "${targets[@]}"; do
