@@ -26,6 +26,9 @@ public final class Demuxer {
         }
 
         public var durationSeconds: Double { stream.timeBase.seconds(packet.pointee.duration) }
+
+        /// Whether it can be decoded on its own (a video keyframe, or any sound packet).
+        public var isKeyframe: Bool { packet.pointee.flags & AV_PKT_FLAG_KEY != 0 }
     }
 
     private var context: UnsafeMutablePointer<AVFormatContext>?
