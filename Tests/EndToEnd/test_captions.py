@@ -462,17 +462,23 @@ def test_a_recordings_mp4_has_its_captions_as_a_text_track_in_step_with_the_pict
         assert abs(((code - wall + (1 << 39)) % (1 << 40)) - (1 << 39)) <= 40, (words, code, wall)
 
 
+def watch_in_its_engine(page, publisher, url, segments, played):
+    """Opens the watch page at `url` once the channel lists `segments` segments, and waits until it
+    has played `played` seconds in its own (MSE) engine, which shows captions."""
+    wait_until(lambda: (r := publisher.get("main/media.m3u8")) and r.text.count("#EXTINF") >= segments, 30,
+               what=f"{segments} segments")
+    page.get(url)
+    wait_until(lambda: player_status(page)["time"] > played, 30, interval=0.1, what="playback to start")
+    assert player_status(page)["engine"] == "mse"
+
+
 def test_the_watch_page_shows_captions_behind_its_cc_button(page):
     # Left to choose: Chromium has an HLS of its own, which shows no captions; the page plays a
     # channel with captions in its own engine.
     engine = "auto"
     publisher = Publisher("--captions", "--size", "640x360", "--segment-duration", "1", "--control-token", TOKEN)
     try:
-        wait_until(lambda: (r := publisher.get("main/media.m3u8")) and r.text.count("#EXTINF") >= 3, 30,
-                   what="three segments")
-        page.get(f"{publisher.base}/watch/demo?engine={engine}")
-        wait_until(lambda: player_status(page)["time"] > 0.1, 30, interval=0.1, what="playback to start")
-        assert player_status(page)["engine"] == "mse"
+        watch_in_its_engine(page, publisher, f"{publisher.base}/watch/demo?engine={engine}", segments=3, played=0.1)
         button = page.find_element(By.ID, "captions")
         wait_until(button.is_displayed, 10, interval=0.2, what="the CC button")
         assert button.get_attribute("aria-pressed") == "true"
@@ -511,11 +517,7 @@ def test_a_low_latency_watch_page_shows_every_caption_though_it_comes_after_its_
     publisher = Publisher("--low-latency", "--part-duration", "0.2", "--size", "640x360", "--audio", "test",
                           "--captions-from", str(example))
     try:
-        wait_until(lambda: (r := publisher.get("main/media.m3u8")) and r.text.count("#EXTINF") >= 2, 30,
-                   what="two segments")
-        page.get(f"{publisher.base}/watch/demo")
-        wait_until(lambda: player_status(page)["time"] > 1, 30, interval=0.1, what="playback to start")
-        assert player_status(page)["engine"] == "mse"
+        watch_in_its_engine(page, publisher, f"{publisher.base}/watch/demo", segments=2, played=1)
         state = """const p = window.onair, v = p.video, t = p.captions && p.captions.track;
             const cues = t ? Array.from(t.cues) : [];
             return {time: v.currentTime, latency: p.latency(), cues: cues.map((c) => [c.text, c.startTime, c.endTime]),
