@@ -2,7 +2,7 @@
 // onair's WebVTT files in media time. Run under Node's own test runner: `node --test Tests/Web`.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parseWebVTT, placeCue } from "../../web/player/caption-track.js";
+import { parseWebVTT, placeCues } from "../../web/player/caption-track.js";
 import { parseSubtitles } from "../../web/player/playlists.js";
 
 test("the subtitle rendition the variants name, with its name and language", () => {
@@ -33,15 +33,19 @@ test("cues in media time, moved by the file's timestamp map", () => {
     assert.deepEqual(parseWebVTT("not a caption file"), []);
 });
 
-test("a caption that comes after its moment began is shown from now, for as long as it lasts", () => {
-    // Came before its moment: at its own times.
-    assert.deepEqual(placeCue(10, 10.8, 9.5, 4), { start: 10, end: 10.8 });
-    // Came 1.25 s late (a Low-Latency player is less than a segment behind live): from now, 0.8 s.
-    assert.deepEqual(placeCue(10, 10.8, 11.25, 4), { start: 11.25, end: 12.05 });
-    // Exactly as late as allowed: still shown; later than that, or not live (late 0): its own times.
-    assert.deepEqual(placeCue(10, 10.5, 14, 4), { start: 14, end: 14.5 });
-    assert.deepEqual(placeCue(10, 10.5, 14.25, 4), { start: 10, end: 10.5 });
-    assert.deepEqual(placeCue(10, 10.8, 10.5, 0), { start: 10, end: 10.8 });
-    // On at this very moment: begins now.
-    assert.deepEqual(placeCue(10, 10.8, 10, 4), { start: 10, end: 10.8 });
+test("captions that come after their moment began are shown from now, as long and as far apart as said", () => {
+    const cue = (start, end, text = "x") => ({ start, end, text });
+    // Came before their moment: at their own times.
+    assert.deepEqual(placeCues([cue(10, 10.8), cue(11, 11.8)], 9.5, 4), [cue(10, 10.8), cue(11, 11.8)]);
+    // One file's two captions, 1.5 s and 0.5 s late (a Low-Latency player is less than a segment
+    // behind live): both 1.5 s later, the first from now, one after the other as said.
+    assert.deepEqual(placeCues([cue(10, 10.75, "a"), cue(11, 11.75, "b")], 11.5, 4),
+        [cue(11.5, 12.25, "a"), cue(12.5, 13.25, "b")]);
+    // Exactly as late as allowed: moved; later than that (the past), or not live (late 0): as they are.
+    assert.deepEqual(placeCues([cue(10, 10.5)], 14, 4), [cue(14, 14.5)]);
+    assert.deepEqual(placeCues([cue(10, 10.5), cue(13, 13.5)], 14.25, 4), [cue(10, 10.5), cue(14.25, 14.75)]);
+    assert.deepEqual(placeCues([cue(10, 10.75)], 10.5, 0), [cue(10, 10.75)]);
+    // On at this very moment: begins now, as it is.
+    assert.deepEqual(placeCues([cue(10, 10.75)], 10, 4), [cue(10, 10.75)]);
+    assert.deepEqual(placeCues([], 10, 4), []);
 });

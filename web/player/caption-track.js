@@ -8,7 +8,8 @@ import { parseMediaPlaylist } from "./playlists.js";
  * half second when the pictures come in Low-Latency parts), and adds each new segment's cues to one
  * text track of the video, once each: a caption that spans two segments is in both. Under
  * Low-Latency HLS the picture plays less than a segment behind live, so a caption often comes after
- * its moment has begun; it is shown from when it comes, for as long as it lasts (see `placeCue`).
+ * its moment has begun; a file's captions that come late are shown from when they come, as long and
+ * as far apart as they were said (see `placeCues`).
  * The page's CC button shows or hides the track. Captions are no reason to stop the picture: a
  * failed reload is tried again a second later.
  */
@@ -63,13 +64,14 @@ export class CaptionTrack {
         const offset = (this.player.buffer && this.player.buffer.timestampOffset) || 0;
         const now = this.player.video.currentTime;
         const late = live ? LATE_TARGETS * this.player.targetDuration() : 0;
-        for (const cue of cues) {
+        const fresh = cues.filter((cue) => {
             const key = cue.start + "|" + cue.end + "|" + cue.text;
-            if (this.added.has(key)) continue;
+            if (this.added.has(key)) return false;
             this.added.add(key);
-            const placed = placeCue(cue.start + offset, cue.end + offset, now, late);
-            this.track.addCue(new VTTCue(placed.start, placed.end, cue.text));
-        }
+            return true;
+        });
+        const onTimeline = fresh.map((cue) => ({ start: cue.start + offset, end: cue.end + offset, text: cue.text }));
+        for (const cue of placeCues(onTimeline, now, late)) this.track.addCue(new VTTCue(cue.start, cue.end, cue.text));
         if (this.added.size > 5000) this.added = new Set([...this.added].slice(-1000));
     }
 }
@@ -78,16 +80,21 @@ export class CaptionTrack {
 const LATE_TARGETS = 2;
 
 /**
- * Where a caption goes on the video's timeline, given the picture at `now`: at its own times, unless
- * it came after its start but no more than `late` seconds after; then from `now`, as long as it
- * lasts. A caption is read once its segment is cut; a player closer to live than a segment (Low-
- * Latency HLS) would show it only for what is left of it, or not at all. Live television's captions
- * come a little after the words too.
- * @returns {{start: number, end: number}}
+ * Where captions read together (one file's) go on the video's timeline, given the picture at `now`:
+ * at their own times, unless some came after their start, by no more than `late` seconds; then all
+ * of them are moved by the most any of those is late, so that the first starts now and each lasts,
+ * and follows the one before, as it was said. (One that ended more than `late` seconds ago keeps
+ * its times: it is the past.) A caption is read once its segment is cut, and a player closer to live
+ * than a segment (Low-Latency HLS) would show it only for what is left of it, or not at all. Live
+ * television's captions come a little after the words too.
+ * @param {{start: number, end: number, text: string}[]} cues
+ * @returns {{start: number, end: number, text: string}[]}
  */
-export function placeCue(start, end, now, late) {
-    if (start < now && now - start <= late) return { start: now, end: now + (end - start) };
-    return { start, end };
+export function placeCues(cues, now, late) {
+    const behind = cues.map((cue) => now - cue.start).filter((lateness) => lateness > 0 && lateness <= late);
+    const delay = behind.length > 0 ? Math.max(...behind) : 0;
+    return cues.map((cue) =>
+        now - cue.start > late ? cue : { start: cue.start + delay, end: cue.end + delay, text: cue.text });
 }
 
 /**
