@@ -5,7 +5,8 @@
 #   ingest   an origin's ingest: sequences of pushed playlists and media through IngestAssembler,
 #            what would be served checked against the HLS rules (Fuzz/IngestFuzzer, Fuzz/ingest-corpus).
 # Inputs that reach new code are kept in .build/fuzz/<target>-corpus; a crash leaves its input in
-# .build/fuzz/ and fails (ONAIR_BUILD_CACHE/fuzz when that is set: see setup.sh). Usage: scripts/fuzz.sh [seconds] [request|ingest ...]  (default: both)
+# .build/fuzz/ and fails (ONAIR_BUILD_CACHE/fuzz when that is set: see setup.sh).
+# Usage: scripts/fuzz.sh [seconds] [request|ingest ...]  (default: both)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}

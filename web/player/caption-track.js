@@ -57,8 +57,8 @@ export class CaptionTrack {
     }
 
     /**
-     * Cues in media time, placed on the video's timeline (moved as the video's segments are); when
-     * `live`, one that came late is shown from now.
+     * One file's cues in media time, placed on the video's timeline (moved as the video's segments
+     * are); when `live`, those that came late are moved together (`placeCues`).
      */
     add(cues, live) {
         const offset = (this.player.buffer && this.player.buffer.timestampOffset) || 0;
@@ -83,7 +83,7 @@ const LATE_TARGETS = 2;
  * Where captions read together (one file's) go on the video's timeline, given the picture at `now`:
  * at their own times, unless some came after their start, by no more than `late` seconds; then all
  * of them are moved by the most any of those is late, so that the first starts now and each lasts,
- * and follows the one before, as it was said. (One that ended more than `late` seconds ago keeps
+ * and follows the one before, as it was said. (One that began more than `late` seconds ago keeps
  * its times: it is the past.) A caption is read once its segment is cut, and a player closer to live
  * than a segment (Low-Latency HLS) would show it only for what is left of it, or not at all. Live
  * television's captions come a little after the words too.
