@@ -65,15 +65,24 @@ let package = Package(
             dependencies: ["Media"],
             swiftSettings: swiftSettings
         ),
+        // Publication: what the channel's timelines become (sinks, stores, recordings, rewind);
+        // no libav, so the server and the origin link no FFmpeg.
         .target(
             name: "HLS",
-            dependencies: ["HLSModel", "Runtime", "Media"],
+            dependencies: ["HLSModel", "Runtime"],
+            swiftSettings: swiftSettings
+        ),
+        // Packaging: encoded packets into fMP4/TS segments and parts (libavformat), handed to HLS's
+        // sinks; a recording's MP4.
+        .target(
+            name: "Packaging",
+            dependencies: ["HLS", "HLSModel", "Runtime", "Media"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "Server",
             dependencies: [
-                "HLS", "Media",
+                "HLS",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),
@@ -112,7 +121,7 @@ let package = Package(
         .target(
             name: "Publisher",
             dependencies: [
-                "Media", "Capture", "Encoding", "HLS", "Server", "Push",
+                "Media", "Capture", "Encoding", "Packaging", "HLS", "Server", "Push",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -149,12 +158,15 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime"], swiftSettings: swiftSettings),
         .testTarget(name: "HLSModelTests", dependencies: ["HLSModel"], swiftSettings: swiftSettings),
-        .testTarget(name: "HLSTests", dependencies: ["HLS", "HLSModel", "Media"], swiftSettings: swiftSettings),
+        .testTarget(name: "HLSTests", dependencies: ["HLS", "HLSModel"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PackagingTests", dependencies: ["Packaging", "HLS", "HLSModel", "Media"],
+            swiftSettings: swiftSettings),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media"], swiftSettings: swiftSettings),
         .testTarget(name: "MediaTests", dependencies: ["Media"], swiftSettings: swiftSettings),
         .testTarget(name: "EncodingTests", dependencies: ["Encoding", "Media"], swiftSettings: swiftSettings),
         .testTarget(name: "PushTests", dependencies: ["Push", "HLS", "Media"], swiftSettings: swiftSettings),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "HLS", "Capture"], swiftSettings: swiftSettings),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "HLS"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PublisherTests",
             dependencies: [

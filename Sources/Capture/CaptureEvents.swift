@@ -1,4 +1,4 @@
-public import Media
+public import Runtime
 
 /// What capture says of itself: the picture or the sound lost and back.
 extension BroadcastEvent.Code {

@@ -1,4 +1,4 @@
-public import Media
+public import Runtime
 
 /// What encoding says of itself: falling behind real time, and catching up.
 extension BroadcastEvent.Code {

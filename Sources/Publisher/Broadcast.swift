@@ -2,6 +2,7 @@ import Capture
 import Encoding
 import FoundationEssentials
 import HLS
+import Packaging
 import HLSModel
 public import Logging
 import Media

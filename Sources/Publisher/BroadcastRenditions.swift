@@ -1,6 +1,7 @@
 import Encoding
 import FoundationEssentials
 import HLS
+import Packaging
 import HLSModel
 import Logging
 import Media

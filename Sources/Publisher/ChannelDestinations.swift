@@ -1,8 +1,8 @@
 public import FoundationEssentials
 public import HLS
 public import HLSModel
-public import Media
 public import Push
+public import Runtime
 
 /// Where a channel goes besides its live store, as `onair publish` and `onair serve` describe it from
 /// the same options (`--push`, `--record`, `--dvr`): the one place where a destination becomes a

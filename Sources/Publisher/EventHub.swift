@@ -1,9 +1,9 @@
 import FoundationEssentials
 import HLSModel
 import Logging
-import Media
 import Metrics
 import Synchronization
+import Runtime
 
 /// A broadcast's events: each is stamped, numbered, logged, kept (the last hundred) and handed
 /// to every open events stream. A stream that falls behind keeps the newest hundred.

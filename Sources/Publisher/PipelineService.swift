@@ -2,6 +2,7 @@ import Runtime
 import Capture
 import Encoding
 import HLS
+import Packaging
 import Logging
 import Media
 import Push

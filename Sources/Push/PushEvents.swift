@@ -1,4 +1,4 @@
-public import Media
+public import Runtime
 
 /// What pushing says: a destination out of reach or refusing, and back.
 extension BroadcastEvent.Code {

@@ -1,9 +1,8 @@
 import FoundationEssentials
 public import HLS
 public import HLSModel
-public import Media
 import Metrics
-import Runtime
+public import Runtime
 
 /// Sends a channel's files to an HTTP ingest or S3-compatible storage, on its runner's thread.
 ///

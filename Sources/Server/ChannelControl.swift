@@ -1,4 +1,4 @@
-public import Media
+public import Runtime
 public import HLSModel
 
 /// What the control API can do to a broadcast; the publisher implements it.

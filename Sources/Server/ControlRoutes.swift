@@ -2,9 +2,8 @@ import FoundationEssentials
 import HLS
 import HLSModel
 import Hummingbird
-public import Media
 import NIOCore
-import Runtime
+public import Runtime
 
 /// The control API of the host, behind a bearer token: `GET /api/channels/<c>` (state and
 /// counts), `POST /api/channels/<c>/pause`, `/resume` and `/stop`, `POST` and `GET

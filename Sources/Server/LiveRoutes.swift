@@ -3,7 +3,6 @@ import FoundationEssentials
 import HLS
 import HLSModel
 import Hummingbird
-import Media
 import NIOPosix
 import Runtime
 

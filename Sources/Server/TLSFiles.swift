@@ -1,6 +1,5 @@
 import Runtime
 import HummingbirdHTTP2
-import Media
 
 /// The PEM files of the server's certificate chain and private key.
 public struct TLSFiles: Sendable, Equatable {

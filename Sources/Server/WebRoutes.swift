@@ -2,7 +2,6 @@ import FoundationEssentials
 import HLS
 import HLSModel
 import Hummingbird
-import Media
 import Runtime
 
 /// The viewer-facing pages and their API: `/` (channel list), `/watch/<channel>` (player,

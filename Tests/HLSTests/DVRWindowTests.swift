@@ -1,10 +1,10 @@
 import HLSModel
 import Foundation
-import Media
 import Synchronization
 import Testing
 
 @testable import HLS
+import Runtime
 
 /// The rewind window (`--dvr`): what it lists, when its files go, and the window from a point.
 @Suite struct DVRWindowTests {

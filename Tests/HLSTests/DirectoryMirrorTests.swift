@@ -1,10 +1,10 @@
 import Foundation
-import Media
 import Synchronization
 import Testing
 import HLSModel
 
 @testable import HLS
+import Runtime
 
 /// The folder sink: atomic files, the playlist written after what it names, catching up from the
 /// newest timeline after a failure or when it fell behind, and removing only what it wrote.

@@ -1,6 +1,6 @@
 import HLSModel
 import Foundation
-import Media
+import Runtime
 import Testing
 
 @testable import HLS

@@ -4,6 +4,7 @@ import HLS
 import Media
 import Push
 import Testing
+import Runtime
 
 /// The event codes, declared beside their features: their wire names, and which are problems.
 @Suite struct EventCodeTests {

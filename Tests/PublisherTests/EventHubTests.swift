@@ -5,6 +5,7 @@ import Encoding
 import HLSModel
 
 @testable import Publisher
+import Runtime
 
 @Suite struct EventHubTests {
     let hub = EventHub(channel: "demo", logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))

@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 
 @testable import Push
+import Runtime
 
 /// The push sink against a store that keeps what it is sent in memory and refuses on demand: the
 /// order in which a destination receives a channel's files, and what a failure does.

@@ -1,9 +1,8 @@
-import Capture
-import Media
 import Testing
 import HLSModel
 
 @testable import Server
+import Runtime
 
 @Suite struct ControlRoutesTests {
     @Test func onlyTheExactBearerTokenMatches() {
@@ -27,7 +26,8 @@ import HLSModel
 
     @Test func anEventIsOneServerSentEventWithItsNumberAndCode() {
         let event = BroadcastEvent(
-            code: .audioDeviceLost, message: "audio device \"pulse\" failed", time: 1_795_320_000_250, sequence: 7)
+            code: BroadcastEvent.Code("audio_device_lost", problem: true), message: "audio device \"pulse\" failed",
+            time: 1_795_320_000_250, sequence: 7)
         #expect(
             String(decoding: ControlRoutes.serverSentEvent(event, channel: "demo"), as: UTF8.self)
                 == "id: 7\nevent: audio_device_lost\n"

@@ -1,6 +1,6 @@
 public import FoundationEssentials
 public import HLSModel
-import Media
+import Runtime
 import Synchronization
 #if canImport(Glibc)
     import Glibc
@@ -179,7 +179,7 @@ public enum RecordingLibrary {
     }
 
     /// The size of a regular file itself (a symbolic link is not followed); nil for anything else.
-    static func fileSize(_ url: URL) -> Int? {
+    public static func fileSize(_ url: URL) -> Int? {
         var status = stat()
         guard lstat(url.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
         return Int(status.st_size)

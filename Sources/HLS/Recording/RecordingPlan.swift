@@ -1,6 +1,5 @@
 public import FoundationEssentials
 public import HLSModel
-import Media
 import Runtime
 
 /// Where a broadcast is recorded: `DIR/<channel>/<start, UTC>/`, a new folder for each broadcast, or

@@ -1,6 +1,6 @@
 public import FoundationEssentials
 public import HLSModel
-public import Media
+public import Runtime
 
 /// Keeps one rendition's rewind window (`--dvr DURATION`) on disk: every segment as the live
 /// timeline lists it, under its live name, and the window's playlist (`dvr-media.m3u8`, see

@@ -1,7 +1,6 @@
 public import FoundationEssentials
 public import HLSModel
-public import Media
-import Runtime
+public import Runtime
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -1,7 +1,6 @@
 public import FoundationEssentials
 public import HLSModel
-public import Media
-import Runtime
+public import Runtime
 import Synchronization
 
 /// Keeps the whole broadcast (`--record DIR`): every segment of one rendition, written into the

@@ -1,4 +1,4 @@
-public import Media
+public import Runtime
 
 /// What the sinks that keep files say: the folder (`--hls-dir`), recordings and the rewind window.
 extension BroadcastEvent.Code {

@@ -1,6 +1,5 @@
 import FoundationEssentials
 public import HLSModel
-import Media
 import Runtime
 
 /// Runs one sink on a thread of its own behind a bounded queue that keeps the newest publications:

@@ -2,7 +2,7 @@ import FoundationEssentials
 public import HLSModel
 public import Media
 import Metrics
-import Runtime
+public import Runtime
 
 /// Sends the broadcast's own H.264/AAC packets over a ``PacketLink`` with libavformat (FLV over
 /// RTMP, MPEG-TS over SRT). No second encode: the packets are the ones HLS is cut from.

@@ -3,7 +3,6 @@ import HLS
 import HLSModel
 import HTTPTypes
 import Hummingbird
-import Media
 import NIOCore
 import NIOHTTPTypes
 import Runtime

@@ -1,7 +1,6 @@
 import FoundationEssentials
 public import HLS
 public import HLSModel
-import Media
 import Runtime
 import Synchronization
 

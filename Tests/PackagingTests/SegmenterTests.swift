@@ -1,7 +1,8 @@
 import Testing
 import Media
 
-@testable import HLS
+@testable import Packaging
+import HLS
 
 @Suite struct SegmenterTests {
     static let frame = 1.0 / 30

@@ -1,3 +1,4 @@
+public import HLS
 public import HLSModel
 public import Runtime
 public import Media

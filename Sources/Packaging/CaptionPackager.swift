@@ -1,3 +1,4 @@
+public import HLS
 public import HLSModel
 
 /// The captions' rendition, cut where the top rendition cuts: each time its packaging stage ends a

@@ -1,6 +1,7 @@
 import Testing
 
-@testable import HLS
+@testable import Packaging
+import HLS
 import Media
 
 @Suite struct InterleaverTests {

@@ -1,4 +1,5 @@
 import HLS
+@testable import Packaging
 import HLSModel
 import Testing
 

@@ -1,6 +1,7 @@
 import HLSModel
 import Testing
 
+@testable import Packaging
 @testable import HLS
 
 /// The captions' book and packager: what is taken, and which cues each part and segment lists.
