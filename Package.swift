@@ -79,10 +79,13 @@ let package = Package(
             dependencies: ["HLS", "HLSModel", "Runtime", "Media"],
             swiftSettings: swiftSettings
         ),
+        // The origin of `onair serve`: the channels its publishers push, their life, budgets and
+        // eviction; no HTTP (the server's ingest routes call it) and no libav.
+        .target(name: "Origin", dependencies: ["HLS", "HLSModel", "Runtime"], swiftSettings: swiftSettings),
         .target(
             name: "Server",
             dependencies: [
-                "HLS",
+                "HLS", "Origin",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),
@@ -121,7 +124,7 @@ let package = Package(
         .target(
             name: "Publisher",
             dependencies: [
-                "Media", "Capture", "Encoding", "Packaging", "HLS", "Server", "Push",
+                "Media", "Capture", "Encoding", "Packaging", "HLS", "Origin", "Server", "Push",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -133,7 +136,7 @@ let package = Package(
         .executableTarget(
             name: "onair",
             dependencies: [
-                "Publisher", "Server", "Media", "Encoding", "Push",
+                "Publisher", "Origin", "Server", "Media", "Encoding", "Push",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -166,7 +169,8 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media"], swiftSettings: swiftSettings),
         .testTarget(name: "EncodingTests", dependencies: ["Encoding", "Media"], swiftSettings: swiftSettings),
         .testTarget(name: "PushTests", dependencies: ["Push", "HLS", "Media"], swiftSettings: swiftSettings),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "HLS"], swiftSettings: swiftSettings),
+        .testTarget(name: "OriginTests", dependencies: ["Origin", "HLS", "HLSModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "Origin", "HLS"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PublisherTests",
             dependencies: [

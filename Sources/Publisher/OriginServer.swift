@@ -9,6 +9,7 @@ import Runtime
 public import Server
 import ServiceLifecycle
 import UnixSignals
+public import Origin
 
 /// `onair serve`: the HTTP server alone, as a Low-Latency HLS origin for publishers elsewhere.
 /// Channels appear when their publishers push and end when they stop (or go silent); edge caches
@@ -64,7 +65,7 @@ public struct OriginServer {
             )
         }
         let channels = OriginChannels(
-            settings: configuration.channels, registry: registry, outputs: destinations
+            settings: configuration.channels, listing: registry, outputs: destinations
         ) { change in
             switch change {
             case .live(let name): logger.notice("channel \(name) is live: its publisher is pushing")

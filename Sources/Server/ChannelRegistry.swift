@@ -1,5 +1,6 @@
 public import HLS
 public import HLSModel
+public import Origin
 import Synchronization
 
 /// The channels this server hosts, by name, with their controls when it has them. Channels come and
@@ -57,4 +58,10 @@ public struct ThumbnailSource: Sendable {
         self.isReady = isReady
         self.jpeg = jpeg
     }
+}
+
+/// An origin's channels are shown to viewers through the registry.
+extension ChannelRegistry: ChannelListing {
+    public func show(_ channel: any LiveChannel, dvr: DVRFolder?) { add(channel, dvr: dvr) }
+    public func hide(named name: ChannelName) { remove(named: name) }
 }

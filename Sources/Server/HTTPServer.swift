@@ -4,6 +4,7 @@ import HummingbirdCore
 import HummingbirdHTTP2
 public import Logging
 import Prometheus
+public import Origin
 
 /// The built-in HTTP server: playlists and segments from memory, the watch, embed and index
 /// pages, and the channel API; as an origin, the ingest its publishers push to.

@@ -6,6 +6,7 @@ import Publisher
 import Push
 import Runtime
 import Server
+import Origin
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,7 @@
 """The modules follow the C boundary, read from the package graph itself
 (`swift package dump-package`): libav is reached only through `Media`, and the server, the HLS
-model and publication link no C library but glibc's, so `onair serve` (and a fuzzer) carries no
-FFmpeg code of its own making; every module has a unit-test target named after it."""
+model, publication and the origin reach no libav; the origin knows no HTTP; every module has a
+unit-test target named after it."""
 import json
 import subprocess
 from functools import cache
@@ -10,7 +10,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 # Modules that must build without FFmpeg: what an origin and the fuzzers are made of.
-WITHOUT_LIBAV = ["Runtime", "HLSModel", "HLS", "Server"]
+WITHOUT_LIBAV = ["Runtime", "HLSModel", "HLS", "Origin", "Server"]
 
 
 @cache
@@ -62,6 +62,15 @@ def test_the_server_and_publication_build_without_libav():
         )
     # The graph is read right: the publisher does reach libav.
     assert "CFFmpeg" in reach("Publisher")
+
+
+def test_the_origin_is_no_http():
+    """The origin's channels (their life, budgets, eviction) know no HTTP: the server's ingest
+    routes call them."""
+    origin = targets()["Origin"]
+    products = [dependency["product"][0] for dependency in origin["dependencies"] if "product" in dependency]
+    assert not products, f"Origin depends on {products}"
+    assert "Origin" in direct(targets()["Server"])
 
 
 def test_every_module_has_a_test_target_named_after_it():

@@ -6,6 +6,7 @@ import Hummingbird
 import NIOCore
 import NIOHTTPTypes
 import Runtime
+import Origin
 
 /// `PUT` and `DELETE` under `/ingest/<channel>/<file>`: how publishers push a channel into an origin,
 /// the HTTP ingest `onair publish --push` and ffmpeg's `-method PUT` speak. A wrong or missing

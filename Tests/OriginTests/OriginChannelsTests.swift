@@ -3,7 +3,7 @@ import HLSModel
 import Testing
 
 @testable import HLS
-@testable import Server
+@testable import Origin
 
 /// The origin's channels over time: live from the first playlist, ended when the publisher goes
 /// silent, and nothing held for a publisher that never pushed a playlist.
@@ -16,10 +16,10 @@ import Testing
     }
 
     @Test func aChannelGoesLiveEndsWhenSilentAndLeavesAfterItsRetention() throws {
-        let registry = ChannelRegistry()
+        let registry = Listing()
         let changes = ChangeLog()
         let origin = OriginChannels(
-            settings: .init(publisherTimeout: 10, retention: 100), registry: registry, changed: changes.add)
+            settings: .init(publisherTimeout: 10, retention: 100), listing: registry, changed: changes.add)
         try origin.put(channel: "demo", file: .initSegment(continuing: nil), bytes: [1], now: 0, wallMilliseconds: 0)
         try origin.put(channel: "demo", file: .segment(0, .fmp4), bytes: [2], now: 0, wallMilliseconds: 0)
         #expect(registry.entry(named: "demo") == nil)
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func filesNoPlaylistListedAreLetGoWhenTheirPublisherFallsSilent() throws {
-        let origin = OriginChannels(settings: .init(publisherTimeout: 10), registry: ChannelRegistry())
+        let origin = OriginChannels(settings: .init(publisherTimeout: 10), listing: Listing())
         try origin.put(
             channel: "x", file: .segment(0, .fmp4), bytes: [UInt8](repeating: 0, count: 1000), now: 0,
             wallMilliseconds: 0)
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func theNumberOfChannelsIsBounded() throws {
-        let origin = OriginChannels(settings: .init(maximum: 2), registry: ChannelRegistry())
+        let origin = OriginChannels(settings: .init(maximum: 2), listing: Listing())
         for name: ChannelName in ["a", "b"] {
             try origin.put(channel: name, file: .initSegment(continuing: nil), bytes: [1], now: 0, wallMilliseconds: 0)
             try origin.put(channel: name, file: .segment(0, .fmp4), bytes: [1], now: 0, wallMilliseconds: 0)
@@ -63,7 +63,7 @@ import Testing
     /// media does. Until then the one pushed to longest ago makes room for a new channel.
     @Test func channelsWithoutAPlaylistMakeRoomForNewOnes() throws {
         let changes = ChangeLog()
-        let origin = OriginChannels(settings: .init(maximum: 2), registry: ChannelRegistry(), changed: changes.add)
+        let origin = OriginChannels(settings: .init(maximum: 2), listing: Listing(), changed: changes.add)
         for (name, now) in [("x", 0.0), ("y", 1.0)] as [(ChannelName, Double)] {
             try origin.put(channel: name, file: .segment(0, .fmp4), bytes: [1], now: now, wallMilliseconds: 0)
         }
@@ -78,8 +78,8 @@ import Testing
     /// After a clean stop, a new stream may bring other settings (ffmpeg in TS with 2 s segments
     /// after onair in fMP4 with 1 s): a store of its own, numbered on from the stream before.
     @Test func anEndedChannelTakesAStreamOfOtherSettings() throws {
-        let registry = ChannelRegistry()
-        let origin = OriginChannels(settings: .init(), registry: registry)
+        let registry = Listing()
+        let origin = OriginChannels(settings: .init(), listing: registry)
         try origin.put(channel: "demo", file: .initSegment(continuing: nil), bytes: [1], now: 0, wallMilliseconds: 0)
         try origin.put(channel: "demo", file: .segment(0, .fmp4), bytes: [2], now: 0, wallMilliseconds: 0)
         let ending = Self.playlist(segments: 1) + Array("#EXT-X-ENDLIST\n".utf8)
@@ -99,8 +99,8 @@ import Testing
     /// A live channel belongs to its publisher's run: another run's playlists and deletions are
     /// refused (409) and change nothing, until the run ends.
     @Test func aLiveChannelTakesPushesFromItsOwnRunOnly() throws {
-        let registry = ChannelRegistry()
-        let origin = OriginChannels(settings: .init(), registry: registry)
+        let registry = Listing()
+        let origin = OriginChannels(settings: .init(), listing: registry)
         let own = ChannelOwner.Run("own-run-0123")!
         let other = ChannelOwner.Run("other-run-0123")!
         try origin.put(
@@ -128,10 +128,10 @@ import Testing
 
     /// A full origin lets go of the ended channel pushed to longest ago for a new one, never a live one.
     @Test func endedChannelsMakeRoomForNewOnes() throws {
-        let registry = ChannelRegistry()
+        let registry = Listing()
         let changes = ChangeLog()
         let origin = OriginChannels(
-            settings: .init(publisherTimeout: 10, retention: 600, maximum: 2), registry: registry,
+            settings: .init(publisherTimeout: 10, retention: 600, maximum: 2), listing: registry,
             changed: changes.add)
         for (name, now) in [("a", 0.0), ("b", 1.0)] as [(ChannelName, Double)] {
             try origin.put(
@@ -156,7 +156,7 @@ import Testing
     /// What a channel holds is bounded across all its renditions, and what the origin holds across channels.
     @Test func memoryIsBoundedPerChannelAndForTheOrigin() throws {
         let origin = OriginChannels(
-            settings: .init(channelMemory: 1000, originMemory: 1500), registry: ChannelRegistry())
+            settings: .init(channelMemory: 1000, originMemory: 1500), listing: Listing())
         let piece = [UInt8](repeating: 7, count: 300)
         for rendition in ["r0", "r1", "r2"] {
             try origin.put(
@@ -204,9 +204,9 @@ import Testing
     }
 
     @Test func aLadderIsShownOnceItsIndexHasComeAndEveryRenditionListsMedia() throws {
-        let registry = ChannelRegistry()
+        let registry = Listing()
         let changes = ChangeLog()
-        let origin = OriginChannels(settings: .init(publisherTimeout: 10), registry: registry, changed: changes.add)
+        let origin = OriginChannels(settings: .init(publisherTimeout: 10), listing: registry, changed: changes.add)
         try Self.pushRendition("720p", into: origin, now: 0)
         #expect(registry.entry(named: "demo") == nil, "no index yet")
         try origin.put(
@@ -224,8 +224,8 @@ import Testing
     }
 
     @Test func aLaddersSoundInARenditionOfItsOwnIsTakenAsOne() throws {
-        let registry = ChannelRegistry()
-        let origin = OriginChannels(settings: .init(), registry: registry)
+        let registry = Listing()
+        let origin = OriginChannels(settings: .init(), listing: registry)
         for id in ["720p", "audio"] { try Self.pushRendition(id, into: origin, now: 0) }
         let index = """
             #EXTM3U
@@ -251,8 +251,8 @@ import Testing
     }
 
     @Test func aLiveChannelCannotChangeShapeButAnEndedOneCan() throws {
-        let registry = ChannelRegistry()
-        let origin = OriginChannels(settings: .init(publisherTimeout: 10), registry: registry)
+        let registry = Listing()
+        let origin = OriginChannels(settings: .init(publisherTimeout: 10), listing: registry)
         try Self.pushRendition("720p", into: origin, now: 0)
         try origin.put(
             channel: "demo", file: .multivariantPlaylist, bytes: Self.ladderIndex(["720p"]), now: 0,
@@ -282,7 +282,7 @@ import Testing
     }
 
     @Test func aLaddersRenditionsAreNamedAndBounded() throws {
-        let origin = OriginChannels(settings: .init(), registry: ChannelRegistry())
+        let origin = OriginChannels(settings: .init(), listing: Listing())
         func index(_ text: String) throws {
             try origin.put(
                 channel: "demo", file: .multivariantPlaylist, bytes: Array(text.utf8), now: 0, wallMilliseconds: 0)
@@ -319,7 +319,7 @@ import Testing
     @Test func aHostedChannelsSinksAreMadeOnceAndOneRenditionWritesTheLaddersIndex() throws {
         let outputs = OutputsLog()
         let origin = OriginChannels(
-            settings: .init(publisherTimeout: 10), registry: ChannelRegistry(), outputs: outputs)
+            settings: .init(publisherTimeout: 10), listing: Listing(), outputs: outputs)
         // One rendition: its sinks with its first publication, then no more; recorded run by run.
         try origin.put(channel: "one", file: .initSegment(continuing: nil), bytes: [1], now: 0, wallMilliseconds: 0)
         try origin.put(channel: "one", file: .segment(0, .fmp4), bytes: [2], now: 0, wallMilliseconds: 0)
@@ -382,24 +382,20 @@ final class ChangeLog: Sendable {
     func add(_ change: OriginChannels.Change) { changes.withLock { $0.append(change) } }
 }
 
-@Suite struct IngestTokensTests {
-    @Test func aTokensFileGivesEachChannelItsOwnAndNamesItsFirstBadLine() throws {
-        let text = "# channel token\n\nalpha alpha-token-0123456789\nbeta\tbeta#token-0123456789\r\n"
-        let tokens = try IngestTokens.parse(file: text)
-        let alpha: ChannelName = "alpha"
-        let beta: ChannelName = "beta"
-        #expect(tokens == [alpha: "alpha-token-0123456789", beta: "beta#token-0123456789"])
-        let rules = IngestTokens(byChannel: tokens)
-        #expect(rules.allows(channel: "beta", authorization: "Bearer beta#token-0123456789"))
-        #expect(!rules.allows(channel: "alpha", authorization: "Bearer beta#token-0123456789"))
-        #expect(throws: ServerError.ingestTokens(line: 2, reason: "channel alpha is given twice")) {
-            try IngestTokens.parse(file: "alpha a-token-0123456789abc\nalpha b-token-0123456789abc")
-        }
-        #expect(
-            throws: ServerError.ingestTokens(
-                line: 1, reason: "expected 'CHANNEL TOKEN' (a channel name and a token of at least 16 characters)")
-        ) {
-            try IngestTokens.parse(file: "../x token-0123456789abcdef")
-        }
+/// What the origin shows viewers, as the server's channel registry would hold it.
+final class Listing: ChannelListing {
+    struct Entry {
+        var channel: any LiveChannel
+        var dvr: DVRFolder?
     }
+
+    private let entries = Mutex<[ChannelName: Entry]>([:])
+
+    func show(_ channel: any LiveChannel, dvr: DVRFolder?) {
+        entries.withLock { $0[channel.name] = Entry(channel: channel, dvr: dvr) }
+    }
+
+    func hide(named name: ChannelName) { _ = entries.withLock { $0.removeValue(forKey: name) } }
+
+    func entry(named name: ChannelName) -> Entry? { entries.withLock { $0[name] } }
 }
