@@ -63,6 +63,8 @@ public struct BroadcastConfiguration: Sendable {
     public var dvrDirectory: String?
     /// Where else to send the stream: HTTP ingests, S3 buckets, RTMP and SRT services.
     public var push: [PushDestination] = []
+    /// `--push-ca`: whom the pushes' TLS trusts, and the bucket recording's.
+    public var pushTrust = PushTrust.system
     /// Where the channel's last start is kept (``EpochNumbering/Start``), so that a restart never
     /// reuses a segment number; nil keeps nothing.
     public var numberingRecord: String?
@@ -149,7 +151,7 @@ public struct BroadcastConfiguration: Sendable {
     /// its channels' too.
     func destinations(report: @escaping EventReporter) -> ChannelDestinations {
         ChannelDestinations(
-            push: push,
+            push: push, trust: pushTrust,
             record: recordDirectory.map {
                 .init(root: URL(fileURLWithPath: $0), keep: recordKeep, maxBytes: recordMaxBytes)
             },

@@ -72,7 +72,9 @@ struct BroadcastRenditions: Sendable {
         }
         packetSinks = config.push.compactMap { destination -> (any PacketSink)? in
             guard case .packets(let link) = destination else { return nil }
-            return PacketPusher(link: link, channel: config.channel, streams: topTracks, report: context.report)
+            return PacketPusher(
+                link: link, channel: config.channel, streams: topTracks, trust: config.pushTrust,
+                report: context.report)
         }
     }
 

@@ -41,6 +41,8 @@ public struct ChannelDestinations: ChannelOutputs {
     /// Segment destinations: HTTP ingests and buckets (packet destinations take encoded packets,
     /// which only a publisher has: see ``PacketPusher``).
     public var push: [PushDestination]
+    /// Whom the pushes' and the bucket recording's TLS trusts (`--push-ca`).
+    public var trust: PushTrust
     public var record: DiskRecording?
     public var recordS3: PushDestination.S3Location?
     public var rewind: Rewind?
@@ -53,10 +55,11 @@ public struct ChannelDestinations: ChannelOutputs {
     public var report: EventReporter
 
     public init(
-        push: [PushDestination] = [], record: DiskRecording? = nil, recordS3: PushDestination.S3Location? = nil,
-        rewind: Rewind? = nil, pushesInFolders: Bool = false, announcesRecordings: Bool = false,
-        report: @escaping EventReporter
+        push: [PushDestination] = [], trust: PushTrust = .system, record: DiskRecording? = nil,
+        recordS3: PushDestination.S3Location? = nil, rewind: Rewind? = nil, pushesInFolders: Bool = false,
+        announcesRecordings: Bool = false, report: @escaping EventReporter
     ) {
+        self.trust = trust
         self.pushesInFolders = pushesInFolders
         self.push = push.filter { if case .packets = $0 { false } else { true } }
         self.record = record
@@ -84,7 +87,7 @@ public struct ChannelDestinations: ChannelOutputs {
             guard
                 let sink = PushSink.make(
                     pushesInFolders ? destination.inFolder(channel.text) : destination, channel: channel,
-                    rendition: rendition, writesIndex: writesIndex, report: report)
+                    rendition: rendition, writesIndex: writesIndex, trust: trust, report: report)
             else { continue }
             pushes.append(sink.status)
             runners.append(SinkRunner(sink))
@@ -115,7 +118,7 @@ public struct ChannelDestinations: ChannelOutputs {
         }
         let cloud = recordS3.map { location in
             // A recording's playlists change until its broadcast ends: stored `no-cache`.
-            let storage = S3Store(location: location, playlistCaching: "no-cache")
+            let storage = S3Store(location: location, playlistCaching: "no-cache", trust: trust)
             let path = "\(channel)/\(RecordingPlan.folderName(startedAt: startedAt))"
             return Recordings.Cloud(
                 plan: RecordingDestination(RecordingPlan(folder: URL(fileURLWithPath: "/" + path), continuing: [:])),

@@ -37,20 +37,23 @@ public final class PushSink: PublicationSink {
 
     /// The sink for `destination`, nil for RTMP (sent from the encoders). `rendition`: for a channel
     /// published in several, the one this sink sends, into a folder of that name; `writesIndex`: this
-    /// sink sends the channel's multivariant playlist.
+    /// sink sends the channel's multivariant playlist; `trust`: whom its TLS trusts.
     public static func make(
         _ destination: PushDestination, channel: ChannelName, rendition: String? = nil, writesIndex: Bool = true,
-        report: @escaping EventReporter
+        trust: PushTrust, report: @escaping EventReporter
     ) -> PushSink? {
         let name = destination.description + (rendition.map { " (\($0))" } ?? "")
         return switch destination {
         case .http(let base, let headers):
             PushSink(
-                store: HTTPIngestStore(base: base.absoluteString, headers: headers), destination: name,
+                store: HTTPIngestStore(
+                    base: base.absoluteString, headers: headers, transport: .shared(trusting: trust)),
+                destination: name,
                 channel: channel, sendsParts: true, folder: rendition, writesIndex: writesIndex, report: report)
         case .s3(let location):
             PushSink(
-                store: S3Store(location: location), destination: name, channel: channel, sendsParts: false,
+                store: S3Store(location: location, trust: trust), destination: name, channel: channel,
+                sendsParts: false,
                 folder: rendition, writesIndex: writesIndex, report: report)
         case .packets:
             nil

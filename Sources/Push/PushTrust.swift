@@ -1,18 +1,15 @@
-import FoundationEssentials
-import Synchronization
+/// Whom a push destination's TLS trusts: the system's certificate authorities, and those of a PEM
+/// file besides (`--push-ca FILE`), for https:// ingests, S3 endpoints and rtmps:// alike. Peers
+/// are always verified, RTMPS included (libavformat's TLS does not verify unless told to). A value
+/// that travels with the destinations it applies to, from the command line to each connection.
+public struct PushTrust: Sendable, Hashable {
+    /// The file of extra authorities (PEM), if any.
+    public var authorities: String?
 
-/// Whom the push destinations' TLS trusts (`--push-ca FILE`): the system's certificate authorities,
-/// and those of FILE (PEM) besides, for https:// ingests and rtmps:// alike. Peers are always
-/// verified, RTMPS included (libavformat's TLS does not verify unless told to). Set once at start,
-/// before the first destination connects.
-public enum PushTrust {
-    private static let extra = Mutex<String?>(nil)
-
-    /// Trusts the certificate authorities in `file` (PEM) besides the system's.
-    public static func trust(authoritiesIn file: String?) {
-        extra.withLock { $0 = file }
+    public init(authorities: String? = nil) {
+        self.authorities = authorities
     }
 
-    /// The file of extra authorities, if any.
-    public static var authorities: String? { extra.withLock { $0 } }
+    /// The system's authorities only.
+    public static let system = PushTrust()
 }

@@ -188,6 +188,7 @@ struct Publish: AsyncParsableCommand {
         config.dvrSeconds = rewind.dvr?.seconds
         config.dvrDirectory = rewind.dvr == nil ? nil : rewind.root.path
         config.push = (try? push.parsed(environment: ProcessInfo.processInfo.environment)) ?? []
+        config.pushTrust = push.trust
         config.numberingRecord = StateFolder.path() + "/\(channel).numbering"
         config.serve = !serving.noServe
         config.duration = duration?.seconds
@@ -208,8 +209,7 @@ struct Publish: AsyncParsableCommand {
         OpenFileLimit.raise()
         try Startup.checkListening(server, serves: !serving.noServe)
         var configuration = broadcastConfiguration
-        Startup.settle(
-            privateChannels: configuration.server.viewerAccess != nil, pushAuthorities: push.certificateAuthorities)
+        Startup.settle(privateChannels: configuration.server.viewerAccess != nil)
         configuration.watermark = try watermark.load()
         let registry = Startup.bootstrap(logFormat: logFormat, logLevel: logLevel)
         let logger = Logger(label: "onair")

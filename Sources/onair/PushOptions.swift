@@ -31,6 +31,9 @@ struct PushOptions: ParsableArguments {
             valueName: "file"))
     var certificateAuthorities: String?
 
+    /// Whom the destinations' TLS trusts: the system's authorities, and `--push-ca`'s.
+    var trust: PushTrust { PushTrust(authorities: certificateAuthorities) }
+
     func validate() throws {
         _ = try parsed(environment: ProcessInfo.processInfo.environment)
         if let certificateAuthorities {

@@ -151,7 +151,7 @@ struct Serve: AsyncParsableCommand {
         let tokens = try tokens(environment: environment)
         let viewerAccess = try server.viewerAccess(environment: environment)
         try Startup.checkListening(server)
-        Startup.settle(privateChannels: viewerAccess != nil, pushAuthorities: push.certificateAuthorities)
+        Startup.settle(privateChannels: viewerAccess != nil)
         try recording.checkWritable()
         try rewind.checkWritable()
         let registry = Startup.bootstrap(logFormat: logFormat, logLevel: logLevel)
@@ -170,7 +170,7 @@ struct Serve: AsyncParsableCommand {
                     playlistSize: playlistSize, publisherTimeout: publisherTimeout.seconds,
                     channelMemory: channelMemory.bytes, originMemory: originMemory.bytes),
                 destinations: ChannelDestinations(
-                    push: try push.parsed(environment: environment),
+                    push: try push.parsed(environment: environment), trust: push.trust,
                     record: recordings.map {
                         .init(root: $0, keep: recording.recordKeep, maxBytes: recording.recordMaxSize?.bytes)
                     },

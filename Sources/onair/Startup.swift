@@ -27,11 +27,10 @@ enum Startup {
         }
     }
 
-    /// The process's settings: certificate authorities trusted for pushes besides the system's
-    /// (`--push-ca`), and with private channels a umask that keeps what this process writes (rewind
-    /// windows, recordings, `--hls-dir`) its user's only. Before anything makes a folder or a file.
-    static func settle(privateChannels: Bool, pushAuthorities: String?) {
-        PushTrust.trust(authoritiesIn: pushAuthorities)
+    /// The process's settings: with private channels a umask that keeps what this process writes
+    /// (rewind windows, recordings, `--hls-dir`) its user's only. Before anything makes a folder or
+    /// a file. (Whom pushes trust, `--push-ca`, travels with the destinations: `PushOptions.trust`.)
+    static func settle(privateChannels: Bool) {
         if privateChannels { umask(0o077) }
     }
 

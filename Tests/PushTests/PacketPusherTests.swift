@@ -71,7 +71,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appending(path: "push.ts")
         let events = Events()
-        let pusher = PacketPusher(link: Self.link(to: file), channel: "demo", streams: [stream], report: events.report)
+        let pusher = PacketPusher(
+            link: Self.link(to: file), channel: "demo", streams: [stream], trust: .system,
+            report: events.report)
         #expect(pusher.status.snapshot.state == .starting)
         // Joined mid-stream: the first five packets follow a keyframe the sender never saw.
         for packet in packets.dropFirst(5) { pusher.send(packet) }
@@ -93,7 +95,9 @@ import Testing
         // A folder that is not there yet: opening the file fails until it is made.
         let file = folder.appending(path: "later/push.ts")
         let events = Events()
-        let pusher = PacketPusher(link: Self.link(to: file), channel: "demo", streams: [stream], report: events.report)
+        let pusher = PacketPusher(
+            link: Self.link(to: file), channel: "demo", streams: [stream], trust: .system,
+            report: events.report)
         pusher.send(packets[0])
         try waitUntil("the failure said") { !events.all.isEmpty }
         guard case .failing = pusher.status.snapshot.state else {

@@ -15,7 +15,7 @@ struct HTTPIngestStore: FileStore {
 
     init(
         base: String, headers: [PushDestination.Header], playlistCaching: String = "public, max-age=1",
-        transport: HTTPTransport = .shared
+        transport: HTTPTransport
     ) {
         self.base = base
         let named = headers.contains { $0.name.lowercased() == Self.runHeader.lowercased() }

@@ -6,14 +6,25 @@ import NIOCore
 import NIOHTTP1
 import NIOSSL
 import Runtime
+import Synchronization
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Outgoing HTTP for the push sinks: one keep-alive client shared by every destination, used from
-/// the sinks' own threads, each request with a deadline.
+/// Outgoing HTTP for the push sinks: one keep-alive client shared by every destination that trusts
+/// the same authorities, used from the sinks' own threads, each request with a deadline.
 final class HTTPTransport: Sendable {
-    static let shared = HTTPTransport()
+    /// The client of the destinations that trust `trust`: made once (a process has one `--push-ca`).
+    static func shared(trusting trust: PushTrust) -> HTTPTransport {
+        clients.withLock { clients in
+            if let client = clients[trust] { return client }
+            let client = HTTPTransport(trust: trust)
+            clients[trust] = client
+            return client
+        }
+    }
+
+    private static let clients = Mutex<[PushTrust: HTTPTransport]>([:])
 
     private let client: HTTPClient
 
@@ -22,7 +33,7 @@ final class HTTPTransport: Sendable {
     /// on a connection the server is closing at that very moment.
     static let idleSeconds: Int64 = 4
 
-    init() {
+    private init(trust: PushTrust) {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(3), read: .seconds(10)),
@@ -30,7 +41,7 @@ final class HTTPTransport: Sendable {
         // Keep-alive HTTP/1.1, one request at a time per connection, as ingest points expect it
         // (nginx's WebDAV and CDN ingests speak it; the sink sends one file at a time anyway).
         configuration.httpVersion = .http1Only
-        if let authorities = PushTrust.authorities {
+        if let authorities = trust.authorities {
             var tls = TLSConfiguration.makeClientConfiguration()
             tls.additionalTrustRoots = [.file(authorities)]
             configuration.tlsConfiguration = tls

@@ -19,7 +19,10 @@ public final class PacketPusher: PacketSink {
     private let abort: Flag
 
     /// Starts the sender's thread. `streams`: the tracks, as the encoders describe them.
-    public init(link: PacketLink, channel: ChannelName, streams: [StreamDescription], report: @escaping EventReporter) {
+    public init(
+        link: PacketLink, channel: ChannelName, streams: [StreamDescription], trust: PushTrust,
+        report: @escaping EventReporter
+    ) {
         let destination = link.description
         self.destination = destination
         let status = PushStatus(destination: destination)
@@ -31,7 +34,7 @@ public final class PacketPusher: PacketSink {
         self.abort = abort
         let dimensions = [("channel", channel.text), ("destination", destination)]
         let connection = PacketConnection(
-            link: link, streams: streams, queue: queue, abort: abort,
+            link: link, trust: trust, streams: streams, queue: queue, abort: abort,
             status: status, report: report,
             bytes: Metrics.Counter(label: "onair_push_bytes_total", dimensions: dimensions),
             failures: Metrics.Counter(label: "onair_push_failures_total", dimensions: dimensions))
@@ -57,6 +60,7 @@ public final class PacketPusher: PacketSink {
 /// The sender's thread: connect, send, reconnect. Sent to that thread, used by it only.
 private final class PacketConnection {
     let link: PacketLink
+    let trust: PushTrust
     let destination: String
     let streams: [StreamDescription]
     let queue: BoundedQueue<EncodedPacket>
@@ -70,11 +74,12 @@ private final class PacketConnection {
     private var failedAt = 0.0
 
     init(
-        link: PacketLink, streams: [StreamDescription], queue: BoundedQueue<EncodedPacket>,
+        link: PacketLink, trust: PushTrust, streams: [StreamDescription], queue: BoundedQueue<EncodedPacket>,
         abort: Flag, status: PushStatus, report: @escaping EventReporter, bytes: Metrics.Counter,
         failures: Metrics.Counter
     ) {
         self.link = link
+        self.trust = trust
         self.destination = link.description
         self.streams = streams
         self.queue = queue
@@ -131,7 +136,7 @@ private final class PacketConnection {
         if link.verifiesTLS {
             // libavformat's TLS verifies the server's certificate only when asked.
             options.append(("tls_verify", "1"))
-            if let authorities = PushTrust.authorities { options.append(("ca_file", authorities)) }
+            if let authorities = trust.authorities { options.append(("ca_file", authorities)) }
         }
         let muxer = try Muxer(
             format: link.format, to: .address(link.url.absoluteString, options: options, interrupt: abort))

@@ -14,9 +14,10 @@ public struct S3Store: FileStore {
     private let signer: SignatureV4
     private let host: String
 
-    /// `playlistCaching`: `public, max-age=1` for a live stream's, `no-cache` for a recording's.
-    public init(location: PushDestination.S3Location, playlistCaching: String = "public, max-age=1") {
-        self.init(location: location, playlistCaching: playlistCaching, transport: .shared)
+    /// `playlistCaching`: `public, max-age=1` for a live stream's, `no-cache` for a recording's;
+    /// `trust`: whom its endpoint's TLS trusts.
+    public init(location: PushDestination.S3Location, playlistCaching: String = "public, max-age=1", trust: PushTrust) {
+        self.init(location: location, playlistCaching: playlistCaching, transport: .shared(trusting: trust))
     }
 
     init(location: PushDestination.S3Location, playlistCaching: String, transport: HTTPTransport) {
