@@ -19,6 +19,9 @@ import Synchronization
 /// microseconds), a thread of its own writes, another reads. A captioner that exits, stops reading
 /// or writes what is not a cue is a `captions_failed` event; the broadcast goes on, its captions
 /// playlist with empty segments.
+// Unchecked Sendable: the speech resampler (a C handle) and where its input started are the audio
+// thread's own, and `threads` is written once, by `start`, before the sound flows; the rest is
+// locked or immutable.
 final class Captioner: @unchecked Sendable {
     /// The sound queued for a captioner that does not read it, in 20 ms runs: 3 s.
     static let backlog = 150

@@ -121,3 +121,24 @@ def test_the_control_reference_names_every_event_and_metric():
     assert len(codes) > 20 and len(metrics) > 15, (codes, metrics)
     assert {code for code in codes if f"`{code}`" not in reference} == set()
     assert {metric for metric in metrics if f"`{metric}`" not in reference} == set()
+
+
+def test_every_unchecked_sendable_is_explained_in_the_architecture():
+    """The compiler checks what crosses a thread except where a type says `@unchecked Sendable`:
+    each such type says why beside it, and is in docs/architecture.md's table."""
+    declared = re.compile(r"(?:class|struct|enum)\s+(\w+)[^{\n]*@unchecked Sendable")
+    section = (ROOT / "docs/architecture.md").read_text().split("## Why each `@unchecked Sendable` stays", 1)
+    assert len(section) == 2, "docs/architecture.md has no section on @unchecked Sendable"
+    unexplained, missing = [], []
+    for path in sorted((ROOT / "Sources").rglob("*.swift")):
+        lines = path.read_text().split("\n")
+        for number, line in enumerate(lines):
+            match = declared.search(line)
+            if not match:
+                continue
+            if not any("Unchecked Sendable:" in above for above in lines[max(0, number - 4):number]):
+                unexplained.append(f"{path.relative_to(ROOT)}:{number + 1}")
+            if f"`{match.group(1)}`" not in section[1]:
+                missing.append(match.group(1))
+    assert not unexplained, f"@unchecked Sendable without its reason beside it: {unexplained}"
+    assert not missing, f"@unchecked Sendable types not in docs/architecture.md: {missing}"
