@@ -1,6 +1,41 @@
 import CompressNIO
+import HLS
+import HLSModel
 import NIOCore
 import Synchronization
+
+/// Which body a request gets: its file, and each part of the request that changes the bytes (a
+/// delta update, a rewind's start or delay, a session's multivariant playlist, a private channel's
+/// token carried into the playlist's URIs). What waits without changing them (a blocking reload's
+/// `_HLS_msn`) is not in it.
+struct BodyKey: Hashable, Sendable {
+    var channel: ChannelName
+    var rendition: String?
+    var file: String
+    var skip: LiveRequest.Skip?
+    var from: Int?
+    var delay: Int?
+    var session: String?
+    var token: String?
+
+    /// The key of `file` as `request` gets it; `carriesToken`: the file's bytes carry the request's token.
+    init(_ request: LiveRequest, file: LiveFile, carriesToken: Bool) {
+        channel = request.channel
+        rendition = request.rendition
+        self.file = request.file
+        skip = request.skip
+        from = request.from
+        delay = request.delay
+        session = file.perSession ? request.session : nil
+        token = carriesToken ? request.token : nil
+    }
+
+    /// A key of a file by name alone.
+    init(channel: ChannelName, file: String) {
+        self.channel = channel
+        self.file = file
+    }
+}
 
 /// Response bodies ready to send, so the files every viewer asks for (the playlists and the
 /// newest segments) are neither copied into a buffer nor gzip'd again on each request. An entry
@@ -17,7 +52,7 @@ final class BodyCache: Sendable {
         var size: Int { plain.readableBytes + (gzipped?.readableBytes ?? 0) }
     }
 
-    private let state: Mutex<RecencyList<String, Entry>>
+    private let state: Mutex<RecencyList<BodyKey, Entry>>
     let limit: Int
 
     init(limit: Int = 4 << 20) {
@@ -29,7 +64,7 @@ final class BodyCache: Sendable {
     var count: Int { state.withLock { $0.count } }
 
     /// The body for `bytes` of file `key`, gzip'd when asked.
-    func body(for key: String, bytes: [UInt8], gzip: Bool) throws -> ByteBuffer {
+    func body(for key: BodyKey, bytes: [UInt8], gzip: Bool) throws -> ByteBuffer {
         // Arrays sharing their storage compare equal at once: an unchanged file costs nothing here.
         let cached: Entry? = state.withLock { list in
             guard let entry = list.use(key), entry.source == bytes else { return nil }
@@ -48,7 +83,7 @@ final class BodyCache: Sendable {
         return gzip ? entry.gzipped! : entry.plain
     }
 
-    private func store(_ entry: Entry, as key: String) {
+    private func store(_ entry: Entry, as key: BodyKey) {
         guard entry.size <= limit / 4 else { return }
         state.withLock { list in
             list.insert(entry, for: key, size: entry.size)

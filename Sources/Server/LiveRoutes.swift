@@ -129,12 +129,7 @@ struct LiveRoutes {
         ]
         let gzip = !file.immutable && Self.acceptsGzip(request.headers[.acceptEncoding])
         // Variants of one file (a delta update, a session's playlist) are cached apart.
-        var key = channel.name.text + "/" + (live.rendition.map { $0 + "/" } ?? "") + live.file
-        if let skip = live.skip { key += "?skip=" + skip.rawValue }
-        if let from = live.from { key += "?from=\(from)" }
-        if let delay = live.delay { key += "?delay=\(delay)" }
-        if file.perSession, let session = live.session { key += "?" + session }
-        if access != nil, !file.immutable, let token = live.token { key += "?" + token }
+        let key = BodyKey(live, file: file, carriesToken: access != nil && !file.immutable)
         var body = try bodies.body(for: key, bytes: file.bytes, gzip: gzip)
         if gzip {
             headers[.contentEncoding] = "gzip"

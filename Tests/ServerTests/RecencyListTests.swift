@@ -1,4 +1,5 @@
 import Testing
+import HLSModel
 
 @testable import Server
 
@@ -30,7 +31,7 @@ import Testing
         let cache = BodyCache(limit: 4000)
         let body: [UInt8] = Array(repeating: 65, count: 100)
         for session in 0..<10_000 {
-            _ = try cache.body(for: "demo/index.m3u8?s\(session)", bytes: body, gzip: false)
+            _ = try cache.body(for: BodyKey(channel: "demo", file: "index.m3u8?s\(session)"), bytes: body, gzip: false)
         }
         #expect(cache.count == 40)
     }
