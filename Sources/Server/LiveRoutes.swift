@@ -58,14 +58,14 @@ struct LiveRoutes {
             body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 
-    /// A channel's multivariant playlist offering every pathway, when there are twins.
-    private func steered(_ file: LiveFile, request: LiveRequest) -> LiveFile {
-        guard !pathways.isEmpty, request.rendition == nil, MediaFileName(request.file) == .multivariantPlaylist,
-            let playlist = MultivariantPlaylist.parse(String(decoding: file.bytes, as: UTF8.self))
+    /// A channel's multivariant playlist offering every pathway, when there are twins: made from
+    /// the channel's playlist as a value, rendered once.
+    private func steered(_ file: LiveFile, request: LiveRequest, in channel: any LiveChannel) -> LiveFile {
+        guard !pathways.isEmpty, request.rendition == nil, MediaFileName(request.file) == .multivariantPlaylist
         else { return file }
         var file = file
         file.bytes = Array(
-            playlist.steered(
+            channel.multivariantPlaylist(session: request.session).steered(
                 over: pathways, channelPath: "/live/\(request.channel)/",
                 steeringURI: Self.steeringPath(channel: request.channel)
             ).render().utf8)
@@ -107,7 +107,7 @@ struct LiveRoutes {
         let channel = entry.channel
         var found = try await Self.file(for: live, in: channel)
         if found == nil, let dvr = entry.dvr { found = try await Self.rewindFile(for: live, in: channel, window: dvr) }
-        guard var file = found.map({ steered($0, request: live) }) else {
+        guard var file = found.map({ steered($0, request: live, in: channel) }) else {
             throw HTTPError(.notFound, message: "No such channel or file.")
         }
         if !file.immutable, let token = live.token, access != nil {
@@ -166,16 +166,13 @@ struct LiveRoutes {
         switch name {
         case .dvrMultivariantPlaylist:
             guard request.rendition == nil else { return nil }
-            var index = request
-            index.file = MediaFileName.multivariantPlaylist.description
-            guard var file = try await Self.file(for: index, in: channel),
-                var playlist = MultivariantPlaylist.parse(String(decoding: file.bytes, as: UTF8.self))
-            else { return nil }
-            playlist = playlist.pointing(to: .dvrMediaPlaylist, iFrames: .dvrIFramePlaylist)
+            var playlist = channel.multivariantPlaylist(session: request.session)
+                .pointing(to: .dvrMediaPlaylist, iFrames: .dvrIFramePlaylist)
             if let from = request.from { playlist = playlist.adding(query: "from=\(from)") }
             if let delay = request.delay { playlist = playlist.adding(query: "delay=\(delay)") }
-            file.bytes = Array(playlist.render().utf8)
-            return file
+            return LiveFile(
+                bytes: Array(playlist.render().utf8), contentType: name.contentType, immutable: false,
+                perSession: request.session != nil)
         case .dvrMediaPlaylist, .dvrIFramePlaylist:
             let path = window.folder(of: request.rendition).appendingPathComponent(request.file).path
             let (from, delay) = (request.from, request.delay)

@@ -98,7 +98,7 @@ import Testing
 
     @Test func variantQueryFollowsTheMediaPlaylistURI() {
         let store = Self.store()
-        let text = String(decoding: store.multivariantPlaylist(variantQuery: "session=a1"), as: UTF8.self)
+        let text = String(decoding: Array(store.multivariantPlaylist(session: "a1").render().utf8), as: UTF8.self)
         #expect(text.hasSuffix("\nmedia.m3u8?session=a1\n"))
         #expect(String(decoding: store.file(named: "index.m3u8")!.bytes, as: UTF8.self).hasSuffix("\nmedia.m3u8\n"))
     }

@@ -62,9 +62,7 @@ final class TestChannel: @unchecked Sendable {
 
     func file(named name: String) -> LiveFile? { store.file(named: name) }
     func summary() -> ChannelSummary { store.summary() }
-    func multivariantPlaylist(variantQuery: String) -> [UInt8] {
-        store.multivariantPlaylist(variantQuery: variantQuery)
-    }
+    func multivariantPlaylist(session: String?) -> MultivariantPlaylist { store.multivariantPlaylist(session: session) }
     func mediaPlaylist(skip: Bool) -> [UInt8] { store.mediaPlaylist(skip: skip ? .yes : nil) }
     func waitUntilListed(msn: Int, part: Int?, timeout: Duration) async -> Bool {
         await store.waitUntilListed(msn: msn, part: part, timeout: timeout)

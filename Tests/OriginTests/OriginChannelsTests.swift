@@ -241,7 +241,7 @@ import Testing
         #expect(ladder.stores.map(\.timeline.rendition.codecs) == [["avc1.64001f"], ["mp4a.40.2"]])
         #expect(ladder.stores[1].timeline.rendition.audioChannels == 2)
         #expect(ladder.summary().renditions.map(\.id) == ["720p"], "the API lists video renditions")
-        let served = String(decoding: ladder.multivariantPlaylist(), as: UTF8.self)
+        let served = ladder.multivariantPlaylist(session: nil).render()
         #expect(
             served.contains(
                 "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"audio\",NAME=\"Sound\",DEFAULT=YES,AUTOSELECT=YES,CHANNELS=\"2\",URI=\"audio/media.m3u8\""

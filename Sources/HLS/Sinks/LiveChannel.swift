@@ -10,6 +10,22 @@ public protocol LiveChannel: AnyObject, Sendable {
     /// The file as `request` should get it, nil when there is no such file. With Low-Latency HLS a
     /// blocking playlist reload or a request for the hinted next part waits for it.
     func file(for request: LiveRequest) async throws(LiveFile.Refusal) -> LiveFile?
+    /// The channel's multivariant playlist as it stands now, each variant's URI carrying
+    /// `session=` when given: the value the server decorates (twin origins, the rewind window's)
+    /// and renders once, never reading back what it rendered.
+    func multivariantPlaylist(session: String?) -> MultivariantPlaylist
+}
+
+extension MultivariantPlaylist {
+    /// The variants' and I-frame streams' URIs with `session=` added, so a player's playlist
+    /// reloads carry what its first request did (the server tells viewers apart by it).
+    func carrying(session: String?) -> MultivariantPlaylist {
+        guard let session else { return self }
+        var playlist = self
+        for index in playlist.variants.indices { playlist.variants[index].uri += "?session=" + session }
+        for index in playlist.iFrameStreams.indices { playlist.iFrameStreams[index].uri += "?session=" + session }
+        return playlist
+    }
 }
 
 /// A file as a viewer gets it.

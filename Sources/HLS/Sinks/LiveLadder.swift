@@ -26,23 +26,18 @@ public final class LiveLadder: LiveChannel {
     public var viewerWindow: Double { stores[0].viewerWindow }
 
     /// The multivariant playlist over every rendition as it stands now (their measured rates).
-    public func multivariantPlaylist(variantQuery query: String? = nil) -> [UInt8] {
+    public func multivariantPlaylist(session: String?) -> MultivariantPlaylist {
         let timelines = stores.map(\.timeline)
-        var playlist = LadderView(
+        return LadderView(
             entries: timelines.map(\.ladderEntry), version: timelines[0].configuration.format.playlistVersion
-        ).multivariantPlaylist
-        if let query {
-            for index in playlist.variants.indices { playlist.variants[index].uri += "?" + query }
-            for index in playlist.iFrameStreams.indices { playlist.iFrameStreams[index].uri += "?" + query }
-        }
-        return Array(playlist.render().utf8)
+        ).multivariantPlaylist.carrying(session: session)
     }
 
     public func file(for request: LiveRequest) async throws(LiveFile.Refusal) -> LiveFile? {
         guard let rendition = request.rendition else {
             guard MediaFileName(request.file) == .multivariantPlaylist else { return nil }
             return LiveFile(
-                bytes: multivariantPlaylist(variantQuery: request.session.map { "session=" + $0 }),
+                bytes: Array(multivariantPlaylist(session: request.session).render().utf8),
                 contentType: MediaFileName.multivariantPlaylist.contentType, immutable: false,
                 perSession: request.session != nil)
         }

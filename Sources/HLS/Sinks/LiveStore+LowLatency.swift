@@ -15,7 +15,7 @@ extension LiveStore {
         let name = MediaFileName(request.file)
         if name == .multivariantPlaylist, let session = request.session, let file = file(named: request.file) {
             return LiveFile(
-                bytes: multivariantPlaylist(variantQuery: "session=" + session), contentType: file.contentType,
+                bytes: Array(multivariantPlaylist(session: session).render().utf8), contentType: file.contentType,
                 immutable: false, perSession: true)
         }
         guard configuration.partDuration != nil else { return file(named: request.file) }

@@ -83,19 +83,8 @@ public final class LiveStore: PublicationSink, LiveChannel {
         }
     }
 
-    /// The multivariant playlist with `query` added to each variant's URI, so a player's playlist
-    /// reloads carry what its first request did (the server tells viewers apart by it).
-    public func multivariantPlaylist(variantQuery query: String) -> [UInt8] {
-        state.withLock { state in
-            var playlist = MultivariantPlaylist(renditions: [state.timeline])
-            for index in playlist.variants.indices {
-                playlist.variants[index].uri += "?" + query
-            }
-            for index in playlist.iFrameStreams.indices {
-                playlist.iFrameStreams[index].uri += "?" + query
-            }
-            return Array(playlist.render().utf8)
-        }
+    public func multivariantPlaylist(session: String?) -> MultivariantPlaylist {
+        MultivariantPlaylist(renditions: [timeline]).carrying(session: session)
     }
 
     static func render(_ state: inout State) {
