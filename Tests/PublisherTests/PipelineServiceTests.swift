@@ -23,7 +23,8 @@ import Testing
 
         /// `replacing`: a picture source to capture instead of the test pattern.
         init(
-            _ config: BroadcastConfiguration, stopAfter seconds: Double, replacing source: sending (any VideoSource)? = nil
+            _ config: BroadcastConfiguration, stopAfter seconds: Double,
+            replacing source: sending (any VideoSource)? = nil
         ) throws {
             let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
             let hub = EventHub(channel: config.channel, logger: logger)
