@@ -44,13 +44,28 @@ def children():
     return found
 
 
-@pytest.fixture(scope="module", autouse=True)
-def no_process_outlives_its_module(request):
-    """A fixture whose set-up fails before it yields never reaches its own clean-up, and a publisher
-    it started would go on loading the machine for every test after it (and after the run). What a
-    module leaves running is stopped when it ends, and named in a warning."""
-    before = set(children())
+# The processes running when each module's first test was set up (the processes of the module
+# before it are gone by then): what is running beyond them once the module is torn down, it left.
+_running_before = {}
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item):
+    if item.module not in _running_before:
+        _running_before[item.module] = set(children())
     yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """A fixture whose set-up failed before it yielded never reaches its own clean-up, and a
+    publisher it started would go on loading the machine for every test after it (and after the
+    run). Once a module's last test and all its fixtures are torn down, what it left running is
+    stopped and named in a warning."""
+    yield
+    if nextitem is not None and nextitem.module is item.module:
+        return
+    before = _running_before.pop(item.module, set())
     for pid, command in children().items():
         if pid in before:
             continue
@@ -58,4 +73,4 @@ def no_process_outlives_its_module(request):
             os.kill(pid, signal.SIGKILL)
         except ProcessLookupError:
             continue
-        warnings.warn(f"{request.module.__name__} left running, now stopped: {command[:200]}")
+        warnings.warn(f"{item.module.__name__} left running, now stopped: {command[:200]}")
