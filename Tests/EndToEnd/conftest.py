@@ -37,8 +37,10 @@ def children():
             stat = (entry / "stat").read_text()
             # The command in the second field may hold spaces and parentheses: the fields after its last ")".
             state, parent = stat[stat.rindex(")") + 2:].split()[:2]
-            if int(parent) == os.getpid() and state != "Z":
-                found[int(entry.name)] = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
+            # A zombie, or a process exiting now (its command is gone with its memory), has ended.
+            if int(parent) == os.getpid() and state != "Z" and command:
+                found[int(entry.name)] = command
         except (OSError, ValueError):
             continue
     return found
