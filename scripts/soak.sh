@@ -40,7 +40,7 @@ pids+=("$origin")
 wait_for_port "$origin_port"
 ONAIR_PUSH_HEADER="Authorization: Bearer $token" "$ONAIR_BINARY" publish --channel soak --source test --audio test --renditions 720p,360p --low-latency \
     --dvr 30m --dvr-dir "$work/dvr" --record "$work/rec" --host 127.0.0.1 --port "$publisher_port" \
-    --push "http://127.0.0.1:$origin_port/ingest/soak/" --duration "${minutes}m" --log-level notice >"$work/publish.log" 2>&1 &
+    --push "http://127.0.0.1:$origin_port/ingest/soak/" --duration "$((minutes + 1))m" --log-level notice >"$work/publish.log" 2>&1 &
 publisher=$!
 pids+=("$publisher")
 wait_for_port "$publisher_port"
@@ -89,7 +89,10 @@ while kill -0 "$publisher" 2>/dev/null; do
     echo "$minute $p_rss $p_anon $o_rss $o_anon" >>"$samples"
     printf "%6d | %8s %8s %4s %7s | %8s %8s %4s %7s\n" "$minute" "$p_rss" "$p_anon" "$p_fds" "$p_threads" "$o_rss" \
         "$o_anon" "$o_fds" "$o_threads"
+    # The publisher runs a minute longer than sampled: no sample is taken while it stops.
+    ((minute < minutes)) || break
 done
+kill -INT "$publisher" 2>/dev/null || true
 wait "$publisher" || echo "soak: the publisher exited with status $?"
 
 # After the windows filled: the growth from that minute to the last, and the least-squares slope
