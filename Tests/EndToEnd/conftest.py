@@ -3,6 +3,7 @@ errors, and no process a module started left running after it."""
 
 import os
 import signal
+import time
 import warnings
 from pathlib import Path
 
@@ -68,11 +69,25 @@ def pytest_runtest_teardown(item, nextitem):
     if nextitem is not None and nextitem.module is item.module:
         return
     before = _running_before.pop(item.module, set())
-    for pid, command in children().items():
-        if pid in before:
-            continue
+    left = {pid: command for pid, command in children().items() if pid not in before}
+    # Asked first, so that a server stops its own workers (nginx, Varnish); killed if it lingers.
+    for pid, command in left.items():
+        warnings.warn(f"{item.module.__name__} left running, now stopped: {command[:200]}")
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+    deadline = time.monotonic() + 5
+    while left and time.monotonic() < deadline:
+        for pid in list(left):
+            try:
+                if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                    del left[pid]
+            except ChildProcessError:
+                del left[pid]
+        time.sleep(0.05)  # polling the processes' exit, at most 5 s
+    for pid in left:
         try:
             os.kill(pid, signal.SIGKILL)
         except ProcessLookupError:
-            continue
-        warnings.warn(f"{item.module.__name__} left running, now stopped: {command[:200]}")
+            pass
