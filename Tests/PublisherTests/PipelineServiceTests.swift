@@ -104,7 +104,12 @@ import Testing
         #expect(assembly.stores.count == 3)
         let timelines = assembly.stores.map(\.timeline)
         #expect(timelines.allSatisfy { $0.ended })
-        #expect(Set(timelines.map { $0.segments.map(\.sequence) }).count == 1)
+        // The rungs take the same pictures: the same segments. The sound is cut on the same grid
+        // from the same start (its last segment may hold sound where a busy machine skipped pictures).
+        let video = timelines.prefix(2).map { $0.segments.map(\.sequence) }
+        let sound = timelines[2].segments.map(\.sequence)
+        #expect(video[0] == video[1])
+        #expect(sound.first == video[0].first && abs(sound.count - video[0].count) <= 1)
     }
 
     /// A source that fails after a few pictures.
