@@ -1,9 +1,7 @@
 public import FoundationEssentials
 public import HLSModel
 import Runtime
-#if canImport(Glibc)
-    import Glibc
-#endif
+
 /// A recording's MP4 (`--record-mp4`) as a recording's folder names it, and where its markers
 /// fall in it. The `Packaging` module writes it (`RecordingExport.mp4`), with libav.
 public enum RecordingExport {
@@ -42,6 +40,7 @@ extension RecordingExport {
         }
     }
 }
+
 /// The playlists an export reads: the largest picture's, the sound's when it is apart, and the
 /// captions' cues when the recording has any.
 public struct RecordingTracks {
