@@ -40,9 +40,8 @@ public final class Broadcast: Sendable {
         let clock = MediaClock.start()
         plan.announce(logger: logger)
         // The rewind window: scratch space on disk, one folder per rendition, removed at the end.
-        let dvr = try plan.destinations.rewind.map {
-            try DVRFolder.make(root: $0.root, channel: config.channel, seconds: $0.seconds)
-        }
+        let dvr = plan.destinations.rewindWindow(of: config.channel)
+        try dvr?.makeAnew(channel: config.channel)
         if let dvr {
             logger.notice(
                 "viewers can rewind \(DVRFolder.describe(seconds: dvr.seconds)); the window is kept in \(dvr.url.path)")

@@ -3,6 +3,7 @@ public import HLS
 public import HLSModel
 public import Push
 public import Runtime
+import Synchronization
 
 /// Where a channel goes besides its live store, as `onair publish` and `onair serve` describe it from
 /// the same options (`--push`, `--record`, `--dvr`): the one place where a destination becomes a
@@ -31,10 +32,26 @@ public struct ChannelDestinations: ChannelOutputs {
     public struct Rewind: Sendable {
         public var root: URL
         public var seconds: Double
+        /// Each channel's board of windows, so every value of a channel's folder (the sinks', the
+        /// server's) posts to and reads from the same one.
+        let boards = Boards()
 
         public init(root: URL, seconds: Double) {
             self.root = root
             self.seconds = seconds
+        }
+
+        final class Boards: Sendable {
+            private let table = Mutex<[ChannelName: DVRFolder.Windows]>([:])
+
+            func windows(of channel: ChannelName) -> DVRFolder.Windows {
+                table.withLock { table in
+                    if let windows = table[channel] { return windows }
+                    let windows = DVRFolder.Windows()
+                    table[channel] = windows
+                    return windows
+                }
+            }
         }
     }
 
@@ -70,7 +87,10 @@ public struct ChannelDestinations: ChannelOutputs {
     }
 
     public func rewindWindow(of channel: ChannelName) -> DVRFolder? {
-        rewind.map { DVRFolder.ofThisProcess(root: $0.root, channel: channel, seconds: $0.seconds) }
+        rewind.map {
+            DVRFolder.ofThisProcess(
+                root: $0.root, channel: channel, seconds: $0.seconds, windows: $0.boards.windows(of: channel))
+        }
     }
 
     public func lastingSinks(of channel: ChannelName, rendition: String?, writesIndex: Bool) -> [SinkRunner] {

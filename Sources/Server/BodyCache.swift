@@ -45,6 +45,7 @@ struct BodyKey: Hashable, Sendable {
 /// `delay=` per request) costs each request the same as one key does.
 final class BodyCache: Sendable {
     struct Entry {
+        /// The channel's bytes the body was made from.
         var source: [UInt8]
         var plain: ByteBuffer
         var gzipped: ByteBuffer?
@@ -63,18 +64,22 @@ final class BodyCache: Sendable {
     /// Entries held now.
     var count: Int { state.withLock { $0.count } }
 
-    /// The body for `bytes` of file `key`, gzip'd when asked.
-    func body(for key: BodyKey, bytes: [UInt8], gzip: Bool) throws -> ByteBuffer {
+    /// The body of file `key` made from `source`, the channel's bytes of it, gzip'd when asked:
+    /// `render` (the request's decorations of the source, when it has any) runs only when the entry for `key` was
+    /// made from other bytes, or there is none.
+    func body(
+        for key: BodyKey, source: [UInt8], gzip: Bool, render: (() throws -> [UInt8])? = nil
+    ) throws -> ByteBuffer {
         // Arrays sharing their storage compare equal at once: an unchanged file costs nothing here.
         let cached: Entry? = state.withLock { list in
-            guard let entry = list.use(key), entry.source == bytes else { return nil }
+            guard let entry = list.use(key), entry.source == source else { return nil }
             return entry
         }
         if let cached {
             if !gzip { return cached.plain }
             if let gzipped = cached.gzipped { return gzipped }
         }
-        var entry = cached ?? Entry(source: bytes, plain: ByteBuffer(bytes: bytes), gzipped: nil)
+        var entry = try cached ?? Entry(source: source, plain: ByteBuffer(bytes: render?() ?? source), gzipped: nil)
         if gzip {
             var copy = entry.plain
             entry.gzipped = try copy.compress(with: .gzip())

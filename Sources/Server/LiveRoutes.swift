@@ -58,20 +58,6 @@ struct LiveRoutes {
             body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 
-    /// A channel's multivariant playlist offering every pathway, when there are twins: made from
-    /// the channel's playlist as a value, rendered once.
-    private func steered(_ file: LiveFile, request: LiveRequest, in channel: any LiveChannel) -> LiveFile {
-        guard !pathways.isEmpty, request.rendition == nil, MediaFileName(request.file) == .multivariantPlaylist
-        else { return file }
-        var file = file
-        file.bytes = Array(
-            channel.multivariantPlaylist(session: request.session).steered(
-                over: pathways, channelPath: "/live/\(request.channel)/",
-                steeringURI: Self.steeringPath(channel: request.channel)
-            ).render().utf8)
-        return file
-    }
-
     private func serve(request: Request, context: ServerContext) async throws -> Response {
         let channelName = try context.parameters.require("channel")
         let inner = context.parameters.get("inner")
@@ -107,11 +93,8 @@ struct LiveRoutes {
         let channel = entry.channel
         var found = try await Self.file(for: live, in: channel)
         if found == nil, let dvr = entry.dvr { found = try await Self.rewindFile(for: live, in: channel, window: dvr) }
-        guard var file = found.map({ steered($0, request: live, in: channel) }) else {
+        guard let file = found else {
             throw HTTPError(.notFound, message: "No such channel or file.")
-        }
-        if !file.immutable, let token = live.token, access != nil {
-            file.bytes = PlaylistQuery.appending("token=" + token, to: file.bytes)
         }
         let now = Double(MediaClock.monotonicNanoseconds()) / 1e9
         if file.immutable {
@@ -129,8 +112,14 @@ struct LiveRoutes {
         ]
         let gzip = !file.immutable && Self.acceptsGzip(request.headers[.acceptEncoding])
         // Variants of one file (a delta update, a session's playlist) are cached apart.
-        let key = BodyKey(live, file: file, carriesToken: access != nil && !file.immutable)
-        var body = try bodies.body(for: key, bytes: file.bytes, gzip: gzip)
+        let carriesToken = access != nil && !file.immutable
+        let key = BodyKey(live, file: file, carriesToken: carriesToken)
+        var body = try bodies.body(for: key, source: file.bytes, gzip: gzip) {
+            file.immutable
+                ? file.bytes
+                : PlaylistView(request: live, pathways: pathways, token: carriesToken ? live.token : nil)
+                    .render(file, of: channel)
+        }
         if gzip {
             headers[.contentEncoding] = "gzip"
             headers[.vary] = "Accept-Encoding"
@@ -174,30 +163,41 @@ struct LiveRoutes {
                 bytes: Array(playlist.render().utf8), contentType: name.contentType, immutable: false,
                 perSession: request.session != nil)
         case .dvrMediaPlaylist, .dvrIFramePlaylist:
-            let path = window.folder(of: request.rendition).appendingPathComponent(request.file).path
+            guard request.from != nil || request.delay != nil else {
+                return try await readFile(request, of: window).map {
+                    LiveFile(bytes: $0, contentType: name.contentType, immutable: false)
+                }
+            }
+            // A span of the window: cut from the window as its sink last wrote it, on the thread
+            // pool (a week's window is a long playlist).
+            guard let posted = window.windows.window(of: request.rendition),
+                name == .dvrMediaPlaylist || posted.hasIFrames
+            else { return nil }
             let (from, delay) = (request.from, request.delay)
             let now = MediaClock.wallMilliseconds()
-            let bytes = try await NIOThreadPool.singleton.runIfActive { () -> [UInt8]? in
-                guard let data = try? RegularFile.read(path, limit: Self.rewindFileLimit, followingLinks: false) else {
-                    return nil
-                }
-                guard from != nil || delay != nil,
-                    var playlist = MediaPlaylist.parse(String(decoding: data, as: UTF8.self))
-                else { return data }
+            let bytes = try await NIOThreadPool.singleton.runIfActive { () -> [UInt8] in
+                var playlist = posted.playlist
                 let minimum = 3 * Double(playlist.targetDuration)
                 if let delay { playlist = playlist.ending(atWallTime: now - Int64(delay) * 1000, keeping: minimum) }
                 if let from { playlist = playlist.starting(at: from, keeping: minimum) }
+                if name == .dvrIFramePlaylist { playlist = playlist.iFramePlaylist() }
                 return Array(playlist.render().utf8)
             }
-            return bytes.map { LiveFile(bytes: $0, contentType: name.contentType, immutable: false) }
+            return LiveFile(bytes: bytes, contentType: name.contentType, immutable: false)
         case .segment, .initSegment:
-            let path = window.folder(of: request.rendition).appendingPathComponent(request.file).path
-            let bytes = try await NIOThreadPool.singleton.runIfActive { () -> [UInt8]? in
-                try? RegularFile.read(path, limit: Self.rewindFileLimit, followingLinks: false)
+            return try await readFile(request, of: window).map {
+                LiveFile(bytes: $0, contentType: name.contentType, immutable: true)
             }
-            return bytes.map { LiveFile(bytes: $0, contentType: name.contentType, immutable: true) }
         default:
             return nil
+        }
+    }
+
+    /// A file of the window's folder, read on the thread pool (never on an event loop); nil when it is not there.
+    private static func readFile(_ request: LiveRequest, of window: DVRFolder) async throws -> [UInt8]? {
+        let path = window.folder(of: request.rendition).appendingPathComponent(request.file).path
+        return try await NIOThreadPool.singleton.runIfActive { () -> [UInt8]? in
+            try? RegularFile.read(path, limit: Self.rewindFileLimit, followingLinks: false)
         }
     }
 

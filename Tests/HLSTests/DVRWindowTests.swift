@@ -253,6 +253,30 @@ import Runtime
         #expect(ended.hasSuffix("#EXT-X-ENDLIST\n"))
     }
 
+    @Test func theWindowWrittenIsPostedOnTheFoldersBoardForEveryValueOfTheFolder() throws {
+        let root = DirectoryMirrorTests.folder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let board = DVRFolder.Windows()
+        let window = DVRFolder.ofThisProcess(root: root, channel: "demo", seconds: 10, windows: board)
+        let sink = DVRSink(window: window, rendition: "720p") { _, _ in }
+        let store = LiveStoreTests.store(playlistSize: 3)
+        sink.receive(try #require(store.setInitSegment([9, 9])), backlog: RecordingSinkTests.idle)
+        #expect(board.window(of: "720p") == nil)
+        for publication in LiveStoreTests.publish(store, count: 12, bytes: 10) {
+            sink.receive(publication, backlog: RecordingSinkTests.idle)
+        }
+        // Another value of the same folder (the server's) reads what the sink wrote, as it is on disk.
+        let read = DVRFolder.ofThisProcess(root: root, channel: "demo", seconds: 10, windows: board)
+        let posted = try #require(read.windows.window(of: "720p"))
+        let text = try String(
+            contentsOf: window.folder(of: "720p").appendingPathComponent("dvr-media.m3u8"), encoding: .utf8)
+        #expect(posted.playlist.render() == text)
+        #expect(posted.playlist.segments.map(\.uri) == (7...11).map { "seg\($0).m4s" })
+        #expect(read.windows.window(of: nil) == nil)
+        read.remove()
+        #expect(board.window(of: "720p") == nil)
+    }
+
     @Test func aFolderThatCannotBeWrittenIsSaidOnceAndListedAsGaps() throws {
         let folder = DirectoryMirrorTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }

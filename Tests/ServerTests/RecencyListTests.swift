@@ -1,5 +1,6 @@
 import Testing
 import HLSModel
+import NIOCore
 
 @testable import Server
 
@@ -27,11 +28,33 @@ import HLSModel
         #expect(list.keys == [] && list.bytes == 0 && list.count == 0)
     }
 
+    @Test func aDecoratedBodyIsRenderedOncePerChangeOfItsSource() throws {
+        let cache = BodyCache()
+        var renders = 0
+        func serve(_ source: [UInt8], token: String) throws -> String {
+            var key = BodyKey(channel: "demo", file: "index.m3u8")
+            key.token = token
+            let body = try cache.body(for: key, source: source, gzip: false) {
+                renders += 1
+                return source + Array("?token=\(token)".utf8)
+            }
+            return String(buffer: body)
+        }
+        let first: [UInt8] = Array("a.m3u8".utf8)
+        #expect(try serve(first, token: "x") == "a.m3u8?token=x")
+        #expect(try serve(first, token: "x") == "a.m3u8?token=x")
+        #expect(renders == 1)
+        // Another decoration is another body; a changed source is rendered again.
+        #expect(try serve(first, token: "y") == "a.m3u8?token=y")
+        #expect(try serve(Array("b.m3u8".utf8), token: "x") == "b.m3u8?token=x")
+        #expect(renders == 3)
+    }
+
     @Test func aFloodOfDistinctKeysKeepsOnlyWhatFitsTheLimit() throws {
         let cache = BodyCache(limit: 4000)
         let body: [UInt8] = Array(repeating: 65, count: 100)
         for session in 0..<10_000 {
-            _ = try cache.body(for: BodyKey(channel: "demo", file: "index.m3u8?s\(session)"), bytes: body, gzip: false)
+            _ = try cache.body(for: BodyKey(channel: "demo", file: "index.m3u8?s\(session)"), source: body, gzip: false)
         }
         #expect(cache.count == 40)
     }

@@ -1,6 +1,7 @@
 public import FoundationEssentials
 public import HLSModel
 import Runtime
+import Synchronization
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -14,10 +15,43 @@ public struct DVRFolder: Sendable {
     public let url: URL
     /// How far back viewers may go, in seconds.
     public let seconds: Double
+    /// Each rendition's window as its sink last wrote it, for the requests that cut a span of it:
+    /// one board for the folder, shared by the sink that posts and the server that reads.
+    public let windows: Windows
 
-    public init(url: URL, seconds: Double) {
+    public init(url: URL, seconds: Double, windows: Windows = Windows()) {
         self.url = url
         self.seconds = seconds
+        self.windows = windows
+    }
+
+    /// The window playlists of a channel's renditions as values: the sink posts each one it writes,
+    /// and a request for a span of the window (`from=`, `delay=`) is cut from the value, never
+    /// read back from the file and parsed.
+    public final class Windows: Sendable {
+        private let playlists = Mutex<[String: Posted]>([:])
+
+        public init() {}
+
+        /// A rendition's window and its I-frame playlist's presence.
+        public struct Posted: Sendable {
+            public var playlist: MediaPlaylist
+            public var hasIFrames: Bool
+        }
+
+        /// `rendition`: nil for a channel of one.
+        public func post(_ playlist: MediaPlaylist, hasIFrames: Bool, rendition: String?) {
+            playlists.withLock { $0[rendition ?? ""] = Posted(playlist: playlist, hasIFrames: hasIFrames) }
+        }
+
+        public func window(of rendition: String?) -> Posted? {
+            playlists.withLock { $0[rendition ?? ""] }
+        }
+
+        /// Lets go of every window: the folder is gone.
+        func clear() {
+            playlists.withLock { $0.removeAll() }
+        }
     }
 
     /// `~/.cache/onair/dvr` (or under `$XDG_CACHE_HOME`): on disk, per user, kept out of backups.
@@ -38,23 +72,34 @@ public struct DVRFolder: Sendable {
     /// for runs whose process is gone. Throws when the folder cannot be made, or is there already
     /// and not onair's.
     public static func make(root: URL, channel: ChannelName, seconds: Double) throws -> DVRFolder {
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        removeAbandoned(in: root, channel: channel)
         let window = ofThisProcess(root: root, channel: channel, seconds: seconds)
-        if exists(window.url) {
-            guard isOurs(window.url) else {
-                throw FileFailure(path: window.url.path, reason: Self.notOurs)
-            }
-            try FileManager.default.removeItem(at: window.url)
-        }
-        try window.prepare()
+        try window.makeAnew(channel: channel)
         return window
     }
 
+    /// Makes this folder anew, for `channel`'s broadcast, after removing the folders onair made
+    /// for runs whose process is gone. Throws when the folder cannot be made, or is there already
+    /// and not onair's.
+    public func makeAnew(channel: ChannelName) throws {
+        let root = url.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        Self.removeAbandoned(in: root, channel: channel)
+        if Self.exists(url) {
+            guard Self.isOurs(url) else {
+                throw FileFailure(path: url.path, reason: Self.notOurs)
+            }
+            try FileManager.default.removeItem(at: url)
+        }
+        try prepare()
+    }
+
     /// This process's folder for `channel` under `root`, not made yet: an origin's channel makes it
-    /// with its first segment, on the thread that writes it (``prepare()``).
-    public static func ofThisProcess(root: URL, channel: ChannelName, seconds: Double) -> DVRFolder {
-        DVRFolder(url: root.appendingPathComponent("\(channel).\(getpid())"), seconds: seconds)
+    /// with its first segment, on the thread that writes it (``prepare()``). `windows`: the
+    /// folder's board, when another value of the same folder has one already.
+    public static func ofThisProcess(
+        root: URL, channel: ChannelName, seconds: Double, windows: Windows = Windows()
+    ) -> DVRFolder {
+        DVRFolder(url: root.appendingPathComponent("\(channel).\(getpid())"), seconds: seconds, windows: windows)
     }
 
     /// Makes the folder, with its mark, when it is not there yet; refuses one that is not onair's.
@@ -131,6 +176,7 @@ public struct DVRFolder: Sendable {
 
     /// Removes the window: the broadcast is over.
     public func remove() {
+        windows.clear()
         try? FileManager.default.removeItem(at: url)
     }
 

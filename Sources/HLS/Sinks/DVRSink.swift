@@ -4,8 +4,9 @@ public import Runtime
 
 /// Keeps one rendition's rewind window (`--dvr DURATION`) on disk: every segment as the live
 /// timeline lists it, under its live name, and the window's playlist (`dvr-media.m3u8`, see
-/// ``DVRWindow``) over the last DURATION of them. The server reads both from the folder; viewers
-/// rewind without the window costing memory, however long it is.
+/// ``DVRWindow``) over the last DURATION of them. The server reads both from the folder, and cuts
+/// a span of the window (`from=`, `delay=`) from the window's value, posted on the folder's
+/// ``DVRFolder/Windows``; the media stays on disk, however long the window is.
 ///
 /// Files are written atomically, segments before the playlist that names them, and a segment is
 /// deleted only once a playlist without it is in place and its grace has passed. A segment that
@@ -28,6 +29,8 @@ public final class DVRSink: PublicationSink {
     /// The window made with the first publication, on the runner's thread (an origin's ingest never
     /// waits on the disk); nil once made.
     private var unmade: DVRFolder?
+    /// Where the window written is posted for the server, with the rendition it is of.
+    private let board: (windows: DVRFolder.Windows, rendition: String?)?
 
     /// `folder`: the rendition's folder of the window, made here; `seconds`: how far back viewers may go.
     public init(folder: URL, seconds: Double, report: @escaping EventReporter) throws {
@@ -37,6 +40,7 @@ public final class DVRSink: PublicationSink {
         self.seconds = seconds
         self.report = report
         destination = folder.path
+        board = nil
     }
 
     /// One rendition (`nil`: the channel's only one) of `window`, whose folders are made with the
@@ -48,6 +52,7 @@ public final class DVRSink: PublicationSink {
         self.report = report
         destination = folder.path
         unmade = window
+        board = (window.windows, rendition)
     }
 
     public func receive(_ publication: Publication, backlog: SinkBacklog) {
@@ -102,6 +107,7 @@ public final class DVRSink: PublicationSink {
                 try store.put(
                     MediaFileName.dvrIFramePlaylist.description, bytes: Array(playlist.iFramePlaylist().render().utf8))
             }
+            board?.windows.post(playlist, hasIFrames: timeline.hasIFrames, rendition: board?.rendition)
             for file in deletable { try? store.delete(file) }
             deletable.removeAll()
         } catch {

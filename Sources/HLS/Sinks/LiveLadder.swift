@@ -36,8 +36,9 @@ public final class LiveLadder: LiveChannel {
     public func file(for request: LiveRequest) async throws(LiveFile.Refusal) -> LiveFile? {
         guard let rendition = request.rendition else {
             guard MediaFileName(request.file) == .multivariantPlaylist else { return nil }
+            // The server renders a session's copy (``multivariantPlaylist(session:)``) from this one.
             return LiveFile(
-                bytes: Array(multivariantPlaylist(session: request.session).render().utf8),
+                bytes: Array(multivariantPlaylist(session: nil).render().utf8),
                 contentType: MediaFileName.multivariantPlaylist.contentType, immutable: false,
                 perSession: request.session != nil)
         }

@@ -13,10 +13,10 @@ extension LiveStore {
         // One rendition: no folders (a ladder's ``LiveLadder`` hands each store its own folder's requests).
         guard request.rendition == nil else { return nil }
         let name = MediaFileName(request.file)
-        if name == .multivariantPlaylist, let session = request.session, let file = file(named: request.file) {
-            return LiveFile(
-                bytes: Array(multivariantPlaylist(session: session).render().utf8), contentType: file.contentType,
-                immutable: false, perSession: true)
+        // The server renders a session's copy (``multivariantPlaylist(session:)``) from this one.
+        if name == .multivariantPlaylist, request.session != nil, var file = file(named: request.file) {
+            file.perSession = true
+            return file
         }
         guard configuration.partDuration != nil else { return file(named: request.file) }
         let timeout = Duration.seconds(3 * Double(configuration.targetDuration))
