@@ -21,8 +21,16 @@ public final class Broadcast: Sendable {
     /// Where `/metrics` reads from; nil serves no `/metrics`.
     private let metrics: PrometheusCollectorRegistry?
 
-    public init(configuration: BroadcastConfiguration, logger: Logger, metrics: PrometheusCollectorRegistry? = nil) {
+    /// The picture shared: `configuration.video` opened.
+    private let video: OpenedVideo
+
+    /// `video`: `configuration.video` as ``OpenedVideo/init(opening:remembered:say:)`` opened it.
+    public init(
+        configuration: BroadcastConfiguration, video: OpenedVideo, logger: Logger,
+        metrics: PrometheusCollectorRegistry? = nil
+    ) {
         self.configuration = configuration
+        self.video = video
         self.logger = logger
         self.metrics = metrics
     }
@@ -61,7 +69,7 @@ public final class Broadcast: Sendable {
                 report: hub.reporter,
                 logger: logger))
         let sources = try BroadcastSources(
-            config: config, audioEncoder: audioEncoder, clock: clock, stop: stop, pause: pause, hub: hub,
+            config: config, video: video, audioEncoder: audioEncoder, clock: clock, stop: stop, pause: pause, hub: hub,
             logger: logger)
         let stats = BroadcastStats(renditions: config.ladder.map(\.id))
         let control = BroadcastControl(

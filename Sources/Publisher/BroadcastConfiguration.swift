@@ -11,14 +11,24 @@ public import Server
 /// Everything one broadcast needs, with the defaults a person going live expects.
 /// The command line maps onto it; tests build it directly.
 public struct BroadcastConfiguration: Sendable {
-    public enum VideoInput: Sendable {
+    /// The picture shared, as a description: ``OpenedVideo/init(opening:remembered:say:)`` opens it
+    /// (the X connection, the portal's stream) and checks it before anything starts.
+    public enum VideoInput: Sendable, Equatable {
         /// The built-in animated test pattern.
         case testPattern
-        /// An X screen, window or region, on a display already opened and checked.
-        case screen(X11Display, ScreenSource.Target, cursor: Bool, windowGrace: Double)
-        /// A Wayland screen or window the user agreed to share through the ScreenCast portal, or a
+        /// An X screen, a rectangle of it or a window, on a display (nil: `DISPLAY`'s).
+        case screen(display: String?, area: ScreenArea, cursor: Bool, windowGrace: Double)
+        /// A Wayland screen or window the user agrees to share through the ScreenCast portal, or a
         /// rectangle of it.
-        case portal(PortalCapture, region: PixelRect?)
+        case portal(ScreenCastPortal.Kind, region: PixelRect?, cursor: Bool)
+    }
+
+    /// What of an X screen is shared.
+    public enum ScreenArea: Sendable, Equatable {
+        case whole
+        case region(PixelRect)
+        /// A window by id (`0x400001` or decimal) or by title text.
+        case window(String)
     }
 
     public enum AudioInput: Sendable, Equatable {

@@ -1,11 +1,12 @@
-import Runtime
-import Capture
+public import Runtime
+public import Capture
 import Encoding
 import Logging
 import Media
 
 /// A broadcast's sources: the picture (the test pattern, an X screen, window or region, or a
-/// Wayland desktop through the portal) with the pacer that stamps the watermark and hands the
+/// Wayland desktop through the portal: the ``OpenedVideo`` opened from the configuration's
+/// description before the broadcast) with the pacer that stamps the watermark and hands the
 /// encoders their slots, the sound (the test tone, or one or two capture devices mixed) with its
 /// encoder, each ready for its thread; and the thumbnailer.
 struct BroadcastSources: Sendable {
@@ -20,9 +21,10 @@ struct BroadcastSources: Sendable {
     let overlay: WatermarkOverlay?
     let thumbnailer: Thumbnailer
 
+    /// `video`: `config.video` opened (``OpenedVideo/init(opening:remembered:say:)``).
     init(
-        config: BroadcastConfiguration, audioEncoder: sending AudioEncoder?, clock: MediaClock, stop: StopSignal,
-        pause: PauseSwitch, hub: EventHub, logger: Logger
+        config: BroadcastConfiguration, video opened: OpenedVideo, audioEncoder: sending AudioEncoder?,
+        clock: MediaClock, stop: StopSignal, pause: PauseSwitch, hub: EventHub, logger: Logger
     ) throws {
         let overlay = config.watermark.map {
             WatermarkOverlay(
@@ -36,7 +38,7 @@ struct BroadcastSources: Sendable {
             fps: config.fps, clock: clock, pause: pause, cadence: config.cadence,
             prepare: overlay.map { overlay in { overlay.apply(to: $0) } })
         let video: any VideoSource =
-            switch config.video {
+            switch opened.source {
             case .testPattern:
                 try TestPattern(width: config.width, height: config.height, fps: config.fps, clock: clock)
             case .screen(let display, let target, let cursor, let windowGrace):
@@ -89,5 +91,84 @@ struct BroadcastSources: Sendable {
         logger.info(
             "watermark: \(pacing.captured.current) frames stamped, \(String(fixed: microseconds, decimals: 1)) µs each, \(String(fixed: Double(pacing.preparing.current) / 1e9, decimals: 3)) s in all"
         )
+    }
+}
+
+/// A picture source opened and checked, before anything of the broadcast starts: the X
+/// connection and what of it is captured, or the portal's stream, or the test pattern. What the
+/// command line reads of it (the size captured, the display, the shared window) is here; the
+/// broadcast's sources take it (``BroadcastSources``) and make its capture stage.
+public struct OpenedVideo: Sendable {
+    enum Source: Sendable {
+        case testPattern
+        case screen(X11Display, ScreenSource.Target, cursor: Bool, windowGrace: Double)
+        case portal(PortalCapture, region: PixelRect?)
+    }
+
+    let source: Source
+    /// The size of what is captured: the screen, the region or the window; the test pattern's.
+    public let capturedWidth: Int
+    public let capturedHeight: Int
+    /// The X display's name, for a screen, a region or a window of it.
+    public let displayName: String?
+    /// The shared window (`--source window:…`) and the process it names (`_NET_WM_PID`), if any.
+    public let window: (id: UInt, process: Int?)?
+    /// The portal's whole picture, before a region is cut from it.
+    public let portalWidth: Int?
+    public let portalHeight: Int?
+
+    /// The test pattern, whose pictures are 1280x720 before they are fitted.
+    public static let testPattern = OpenedVideo(
+        source: .testPattern, capturedWidth: 1280, capturedHeight: 720, displayName: nil, window: nil,
+        portalWidth: nil, portalHeight: nil)
+}
+
+extension OpenedVideo {
+    /// Opens and checks `input`: the X display and the window or region on it, or the desktop's
+    /// ScreenCast portal (whose dialog may be shown; `remembered` keeps the user's choice, `say`
+    /// tells what it waits for). Throws before anything of the broadcast has started.
+    public init(
+        opening input: BroadcastConfiguration.VideoInput, remembered: RestoreTokenStore?, say: (String) -> Void
+    ) throws(CaptureError) {
+        switch input {
+        case .testPattern:
+            self = .testPattern
+        case .screen(let name, let area, let cursor, let windowGrace):
+            let display = try X11Display(name: name)
+            let screen = PixelRect(x: 0, y: 0, width: display.screenWidth, height: display.screenHeight)
+            let target: ScreenSource.Target
+            let captured: PixelRect
+            var window: (id: UInt, process: Int?)?
+            switch area {
+            case .whole:
+                (target, captured) = (.screen, screen)
+            case .region(let rect):
+                guard rect.clipped(to: screen) == rect else {
+                    throw .regionOutsideScreen(rect.description, screenWidth: screen.width, screenHeight: screen.height)
+                }
+                (target, captured) = (.region(rect), rect)
+            case .window(let query):
+                let found = try display.window(matching: query)
+                (target, captured) = (
+                    .window(found.id), PixelRect(x: 0, y: 0, width: found.width, height: found.height)
+                )
+                window = (found.id, display.processID(of: found.id))
+            }
+            self.init(
+                source: .screen(display, target, cursor: cursor, windowGrace: windowGrace),
+                capturedWidth: captured.width, capturedHeight: captured.height, displayName: display.name,
+                window: window, portalWidth: nil, portalHeight: nil)
+        case .portal(let kind, let region, let cursor):
+            let capture = try ScreenCastPortal.open(kind, cursor: cursor, remembered: remembered, notice: say)
+            let shared = PixelRect(x: 0, y: 0, width: capture.width, height: capture.height)
+            if let region, region.clipped(to: shared) != region {
+                throw .regionOutsideScreen(region.description, screenWidth: shared.width, screenHeight: shared.height)
+            }
+            let captured = region ?? shared
+            self.init(
+                source: .portal(capture, region: region), capturedWidth: captured.width,
+                capturedHeight: captured.height, displayName: nil, window: nil, portalWidth: capture.width,
+                portalHeight: capture.height)
+        }
     }
 }

@@ -85,9 +85,9 @@ struct SourceOptions: ParsableArguments {
     /// The sound to publish, with capture devices opened once to check them. `window` is the
     /// shared window's process (its `_NET_WM_PID`).
     func resolveAudio(
-        video: BroadcastConfiguration.VideoInput, notice: (String) -> Void
+        video: VideoSourceResolver.Resolved, notice: (String) -> Void
     ) throws -> BroadcastConfiguration.AudioInput {
-        let videoIsTestPattern = if case .testPattern = video { true } else { false }
+        let videoIsTestPattern = video.input == .testPattern
         switch audio {
         case "test": return .testTone
         case "none": return .none
@@ -106,7 +106,7 @@ struct SourceOptions: ParsableArguments {
             }
             return .capture(device: .alsa("default"), gain: audioGain, mix: mix, mixGain: mixGain)
         case let text?:
-            let device = text == "window" ? try Self.windowSound(video) : try SoundDevice(parsing: text)
+            let device = text == "window" ? try Self.windowSound(video.opened) : try SoundDevice(parsing: text)
             let primary = try Self.checked(device, notice: notice)
             let mix = try audioMix.map { try Self.checked(try SoundDevice(parsing: $0), notice: notice) }
             return .capture(device: primary, gain: audioGain, mix: mix, mixGain: mixGain)
@@ -114,13 +114,13 @@ struct SourceOptions: ParsableArguments {
     }
 
     /// The shared window's application, by the process id the window names.
-    private static func windowSound(_ video: BroadcastConfiguration.VideoInput) throws -> SoundDevice {
-        guard case .screen(let display, .window(let window), _, _) = video else {
+    private static func windowSound(_ video: OpenedVideo) throws -> SoundDevice {
+        guard let (window, pid) = video.window else {
             throw UsageError(
                 message:
                     "--audio window takes the sound of the shared window: share one with --source window:<id or title>")
         }
-        guard let pid = display.processID(of: window) else {
+        guard let pid else {
             throw UsageError(
                 message:
                     "window 0x\(String(window, radix: 16)) does not say which process it belongs to (no _NET_WM_PID): name its application with --audio app:<name> instead"

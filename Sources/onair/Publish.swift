@@ -218,13 +218,16 @@ struct Publish: AsyncParsableCommand {
             windowGrace: sources.windowGrace.seconds, size: encoding.size, quality: encoding.quality)
         // Said once every check has passed: a refusal stays one line.
         var notices: [String] = []
-        let (video, size, captured) = try resolver.resolve { notices.append($0) }
-        configuration.video = video
+        let video = try resolver.resolve { notices.append($0) }
+        configuration.video = video.input
         configuration.audio = try sources.resolveAudio(video: video) { notices.append($0) }
-        configuration.width = size.width
-        configuration.height = size.height
+        configuration.width = video.output.width
+        configuration.height = video.output.height
         if let renditions = encoding.renditions {
-            try plan(renditions, capturedWidth: captured.width, capturedHeight: captured.height, into: &configuration) {
+            try plan(
+                renditions, capturedWidth: video.opened.capturedWidth, capturedHeight: video.opened.capturedHeight,
+                into: &configuration
+            ) {
                 notices.append($0)
             }
         }
@@ -244,7 +247,7 @@ struct Publish: AsyncParsableCommand {
             )
         }
         for notice in notices where !notice.isEmpty { logger.notice("\(notice)") }
-        let broadcast = Broadcast(configuration: configuration, logger: logger, metrics: registry)
+        let broadcast = Broadcast(configuration: configuration, video: video.opened, logger: logger, metrics: registry)
         try await broadcast.run(showStatus: isatty(STDERR_FILENO) == 1)
     }
 

@@ -54,7 +54,7 @@ enum Quality: String, ExpressibleByArgument, CaseIterable {
     var shortSide: Int { Int(rawValue.dropLast())! }
 }
 
-/// Turns the source options into an opened, checked source and the output size.
+/// Turns the source options into the picture's description, opened and checked, and the output size.
 struct VideoSourceResolver {
     let choice: SourceChoice?
     /// The channel published: the portal's remembered choice is kept per channel.
@@ -65,19 +65,57 @@ struct VideoSourceResolver {
     let size: FrameSize?
     let quality: Quality?
 
-    /// The source, the output size and the size of what is captured (for a ladder's rungs);
-    /// `notice` is said when the source was chosen for the user.
-    /// What a source resolves to: the input, the output size, the size of what is captured.
-    typealias Resolved = (BroadcastConfiguration.VideoInput, FrameSize, FrameSize)
+    /// What a source resolves to: its description, the description opened (whose captured size
+    /// a ladder's rungs are planned for), and the output size.
+    typealias Resolved = (input: BroadcastConfiguration.VideoInput, opened: OpenedVideo, output: FrameSize)
 
+    /// `notice` is said when the source was chosen for the user, and what the portal shares.
     func resolve(notice: (String) -> Void) throws -> Resolved {
+        let input = try describe(notice: notice)
+        let opened: OpenedVideo
+        do {
+            if case .portal = input {
+                opened = try whileTheDialogIsOpen {
+                    try OpenedVideo(opening: input, remembered: tokens) { writeToStandardError("\($0)\n") }
+                }
+            } else {
+                opened = try OpenedVideo(opening: input, remembered: nil) { _ in }
+            }
+        } catch let error as CaptureError {
+            throw UsageError(message: error.description)
+        }
+        let output =
+            size
+            ?? {
+                let fitted = FrameGeometry.size(
+                    sourceWidth: opened.capturedWidth, sourceHeight: opened.capturedHeight,
+                    shortSide: quality?.shortSide ?? 720, upscale: input == .testPattern)
+                return FrameSize(width: fitted.width, height: fitted.height)
+            }()
+        switch input {
+        case .screen where self.choice == nil:
+            notice("sharing the screen of display \(opened.displayName ?? "?") (pick another with --source)")
+        case .portal(let kind, let region, _):
+            let what =
+                "a \(opened.portalWidth ?? 0)x\(opened.portalHeight ?? 0) \(kind == .monitor ? "screen" : "window")"
+            notice(
+                "sharing \(region.map { "the \($0.description) region of " } ?? "")\(what) through the desktop's portal"
+            )
+        default:
+            break
+        }
+        return (input, opened, output)
+    }
+
+    /// The source the options name, or the one chosen for the user: the test pattern without a
+    /// display, the portal on a Wayland desktop that offers one, the X screen otherwise.
+    private func describe(notice: (String) -> Void) throws -> BroadcastConfiguration.VideoInput {
         let environment = ProcessInfo.processInfo.environment
-        let displayName = display ?? environment["DISPLAY"]
-        var choice = self.choice ?? (displayName == nil ? .test : .screen)
-        let short = quality?.shortSide ?? 720
+        let display = self.display ?? environment["DISPLAY"]
+        var choice = self.choice ?? (display == nil ? .test : .screen)
         // On a Wayland desktop an X11 grab sees only XWayland's windows: the screen is shared
         // through the portal unless an X display is named.
-        if Self.isWaylandSession(environment), display == nil, choice == .screen || self.choice == nil {
+        if Self.isWaylandSession(environment), self.display == nil, choice == .screen || self.choice == nil {
             switch ScreenCastPortal.probe() {
             case .success: choice = .portal(.monitor)
             case .failure(let error) where self.choice != nil:
@@ -86,60 +124,38 @@ struct VideoSourceResolver {
                 notice("a Wayland session, but \(error.description.prefix { $0 != ":" })")
             }
         }
-        if case .portal(let kind, let region) = choice {
-            return try portal(kind, region: region, short: short, notice: notice)
-        }
-        if choice == .test {
+        switch choice {
+        case .test:
             if self.choice == nil {
                 notice("no display (DISPLAY is not set): publishing the built-in test pattern and tone")
             }
-            let base = FrameGeometry.size(sourceWidth: 1280, sourceHeight: 720, shortSide: short, upscale: true)
-            return (
-                .testPattern, size ?? FrameSize(width: base.width, height: base.height),
-                FrameSize(width: 1280, height: 720)
-            )
-        }
-        let connection: X11Display
-        do {
-            connection = try X11Display(name: displayName)
-        } catch {
-            throw UsageError(message: error.description)
-        }
-        let screen = PixelRect(x: 0, y: 0, width: connection.screenWidth, height: connection.screenHeight)
-        let target: ScreenSource.Target
-        let area: PixelRect
-        switch choice {
-        case .test, .screen, .portal:
-            target = .screen
-            area = screen
+            return .testPattern
+        case .portal(let kind, let region):
+            return .portal(kind, region: region, cursor: cursor)
+        case .screen:
+            return .screen(display: display, area: .whole, cursor: cursor, windowGrace: windowGrace)
         case .region(let rect):
-            guard rect.clipped(to: screen) == rect else {
-                throw UsageError(
-                    message: CaptureError.regionOutsideScreen(
-                        rect.description, screenWidth: screen.width, screenHeight: screen.height
-                    )
-                    .description)
-            }
-            target = .region(rect)
-            area = rect
+            return .screen(display: display, area: .region(rect), cursor: cursor, windowGrace: windowGrace)
         case .window(let query):
-            let window = try Self.findWindow(query, on: connection)
-            target = .window(window.id)
-            area = PixelRect(x: 0, y: 0, width: window.width, height: window.height)
+            return .screen(display: display, area: .window(query), cursor: cursor, windowGrace: windowGrace)
         }
-        let output =
-            size
-            ?? {
-                let fitted = FrameGeometry.size(sourceWidth: area.width, sourceHeight: area.height, shortSide: short)
-                return FrameSize(width: fitted.width, height: fitted.height)
-            }()
-        if self.choice == nil {
-            notice("sharing the screen of display \(connection.name) (pick another with --source)")
+    }
+
+    /// Where the portal's remembered choice is kept.
+    private var tokens: RestoreTokenStore {
+        RestoreTokenStore(directory: StateFolder.path(), channel: channel) { writeToStandardError("warning: \($0)\n") }
+    }
+
+    /// Runs `body` (which may show the desktop's dialog) with Ctrl-C ending onair with a line
+    /// saying so; the broadcast's own shutdown takes over once the source is agreed.
+    private func whileTheDialogIsOpen<T>(_ body: () throws -> T) rethrows -> T {
+        let interrupt = signal(SIGINT, Self.stopWhileTheDialogIsOpen)
+        let terminate = signal(SIGTERM, Self.stopWhileTheDialogIsOpen)
+        defer {
+            signal(SIGINT, interrupt)
+            signal(SIGTERM, terminate)
         }
-        return (
-            .screen(connection, target, cursor: cursor, windowGrace: windowGrace), output,
-            FrameSize(width: area.width, height: area.height)
-        )
+        return try body()
     }
 
     /// What SIGINT and SIGTERM do while the desktop's dialog is open: nothing has started, so one
@@ -153,76 +169,5 @@ struct VideoSourceResolver {
     /// Whether onair runs in a Wayland desktop session.
     static func isWaylandSession(_ environment: [String: String]) -> Bool {
         environment["XDG_SESSION_TYPE"] == "wayland" || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
-    }
-
-    /// Asks the desktop's ScreenCast portal for a screen or a window; the stream it gives is
-    /// checked (a picture format agreed) before the broadcast starts.
-    private func portal(
-        _ kind: ScreenCastPortal.Kind, region: PixelRect?, short: Int, notice: (String) -> Void
-    ) throws -> Resolved {
-        let tokens = RestoreTokenStore(directory: StateFolder.path(), channel: channel) {
-            writeToStandardError("warning: \($0)\n")
-        }
-        let capture: PortalCapture
-        do {
-            // Ctrl-C while the dialog is open ends onair with a line saying so; the broadcast's own
-            // shutdown takes over once the source is agreed.
-            let interrupt = signal(SIGINT, Self.stopWhileTheDialogIsOpen)
-            let terminate = signal(SIGTERM, Self.stopWhileTheDialogIsOpen)
-            defer {
-                signal(SIGINT, interrupt)
-                signal(SIGTERM, terminate)
-            }
-            // Said at once: the desktop may be showing its dialog while this waits.
-            capture = try ScreenCastPortal.open(kind, cursor: cursor, remembered: tokens) {
-                writeToStandardError("\($0)\n")
-            }
-        } catch {
-            throw UsageError(message: error.description)
-        }
-        let shared = PixelRect(x: 0, y: 0, width: capture.width, height: capture.height)
-        if let region, region.clipped(to: shared) != region {
-            throw UsageError(
-                message: CaptureError.regionOutsideScreen(
-                    region.description, screenWidth: shared.width, screenHeight: shared.height
-                )
-                .description)
-        }
-        let area = region ?? shared
-        let output =
-            size
-            ?? {
-                let fitted = FrameGeometry.size(sourceWidth: area.width, sourceHeight: area.height, shortSide: short)
-                return FrameSize(width: fitted.width, height: fitted.height)
-            }()
-        let what = "a \(capture.width)x\(capture.height) \(kind == .monitor ? "screen" : "window")"
-        notice("sharing \(region.map { "the \($0.description) region of " } ?? "")\(what) through the desktop's portal")
-        return (.portal(capture, region: region), output, FrameSize(width: area.width, height: area.height))
-    }
-
-    /// A window by id (`0x400001` or decimal) or by title text (case-insensitive, exact title preferred).
-    static func findWindow(_ query: String, on display: X11Display) throws -> WindowInfo {
-        let windows = display.windows()
-        let id = query.lowercased().hasPrefix("0x") ? UInt(query.dropFirst(2), radix: 16) : UInt(query)
-        if let id {
-            if let window = windows.first(where: { $0.id == id }) { return window }
-            throw UsageError(
-                message: CaptureError.noWindow(query, closeMatches: windows.prefix(5).map(\.summary)).description)
-        }
-        let needle = query.lowercased()
-        let matches = windows.filter { $0.title.lowercased().contains(needle) }
-        let exact = matches.filter { $0.title.lowercased() == needle }
-        if matches.count == 1 { return matches[0] }
-        if exact.count == 1 { return exact[0] }
-        if matches.isEmpty {
-            let words = needle.split(separator: " ")
-            let close = windows.filter { window in words.contains { window.title.lowercased().contains($0) } }
-            throw UsageError(
-                message: CaptureError.noWindow(
-                    query, closeMatches: (close.isEmpty ? windows : close).prefix(5).map(\.summary)
-                )
-                .description)
-        }
-        throw UsageError(message: CaptureError.severalWindows(query, matches: matches.map(\.summary)).description)
     }
 }

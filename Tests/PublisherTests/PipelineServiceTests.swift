@@ -42,7 +42,8 @@ import Testing
                     board: plan.isLadder ? LadderBoard(renditions: plan.outputs) : nil, markers: MarkerBook(),
                     captions: nil, report: hub.reporter, logger: logger))
             let sources = try BroadcastSources(
-                config: config, audioEncoder: audioEncoder, clock: clock, stop: stop, pause: pause, hub: hub,
+                config: config, video: .testPattern, audioEncoder: audioEncoder, clock: clock, stop: stop, pause: pause,
+                hub: hub,
                 logger: logger)
             var capture = sources.capture
             if let source, let original = sources.capture.take() {
