@@ -246,8 +246,14 @@ import Runtime
             let request = try LiveRequest.parse(channel: "demo", rendition: rendition, file: file, query: query)
             return try await ladder.file(for: request).map { String(decoding: $0.bytes, as: UTF8.self) }
         }
-        let index = try #require(try await get(nil, "index.m3u8", "session=abc"))
-        #expect(index.contains("720p/media.m3u8?session=abc\n") && index.contains("360p/media.m3u8?session=abc\n"))
+        // A session's index is the server's to render (its PlaylistView) from the ladder's own,
+        // with the session in each variant's URI.
+        let asked = try LiveRequest.parse(channel: "demo", rendition: nil, file: "index.m3u8", query: "session=abc")
+        let file = try #require(try await ladder.file(for: asked))
+        let index = String(decoding: file.bytes, as: UTF8.self)
+        #expect(file.perSession && index.contains("720p/media.m3u8\n") && index.contains("360p/media.m3u8\n"))
+        let carried = ladder.multivariantPlaylist(session: "abc").render()
+        #expect(carried.contains("720p/media.m3u8?session=abc\n") && carried.contains("360p/media.m3u8?session=abc\n"))
         #expect(try await get(nil, "media.m3u8") == nil)
         #expect(try await get("720p", "index.m3u8") == nil)
         #expect(try await get("1080p", "media.m3u8") == nil)
