@@ -216,7 +216,9 @@ import Runtime
         try Data("theirs".utf8).write(to: elsewhere.appendingPathComponent("notes.txt"))
         let planted = root.appendingPathComponent("demo.\(getpid())")
         try FileManager.default.createSymbolicLink(at: planted, withDestinationURL: elsewhere)
-        #expect(throws: (any Error).self) { try DVRFolder.make(root: root, channel: "demo", seconds: 60) }
+        #expect(throws: (any Error).self) {
+            try DVRFolder.ofThisProcess(root: root, channel: "demo", seconds: 60).makeAnew(channel: "demo")
+        }
         #expect(throws: (any Error).self) {
             try DVRFolder.ofThisProcess(root: root, channel: "demo", seconds: 60).prepare()
         }
@@ -224,7 +226,8 @@ import Runtime
             try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).sorted() == [".onair-dvr", "notes.txt"])
         // Without the link, the folder is made, this user's, 0700, with its mark.
         try FileManager.default.removeItem(at: planted)
-        let window = try DVRFolder.make(root: root, channel: "demo", seconds: 60)
+        let window = DVRFolder.ofThisProcess(root: root, channel: "demo", seconds: 60)
+        try window.makeAnew(channel: "demo")
         let attributes = try FileManager.default.attributesOfItem(atPath: window.url.path)
         #expect((attributes[.posixPermissions] as? Int) == 0o700)
         #expect(FileManager.default.fileExists(atPath: window.url.appendingPathComponent(".onair-dvr").path))

@@ -68,15 +68,6 @@ public struct DVRFolder: Sendable {
     /// The mark in every folder onair made: nothing without it is removed.
     static let mark = ".onair-dvr"
 
-    /// Makes this process's folder for `channel` under `root`, after removing the folders onair made
-    /// for runs whose process is gone. Throws when the folder cannot be made, or is there already
-    /// and not onair's.
-    public static func make(root: URL, channel: ChannelName, seconds: Double) throws -> DVRFolder {
-        let window = ofThisProcess(root: root, channel: channel, seconds: seconds)
-        try window.makeAnew(channel: channel)
-        return window
-    }
-
     /// Makes this folder anew, for `channel`'s broadcast, after removing the folders onair made
     /// for runs whose process is gone. Throws when the folder cannot be made, or is there already
     /// and not onair's.
