@@ -65,8 +65,8 @@ final class BodyCache: Sendable {
     var count: Int { state.withLock { $0.count } }
 
     /// The body of file `key` made from `source`, the channel's bytes of it, gzip'd when asked:
-    /// `render` (the request's decorations of the source, when it has any) runs only when the entry for `key` was
-    /// made from other bytes, or there is none.
+    /// `render` (the request's decorations of the source, when it has any) runs only when the
+    /// entry for `key` was made from other bytes, or there is none.
     func body(
         for key: BodyKey, source: [UInt8], gzip: Bool, render: (() throws -> [UInt8])? = nil
     ) throws -> ByteBuffer {

@@ -114,12 +114,10 @@ struct LiveRoutes {
         // Variants of one file (a delta update, a session's playlist) are cached apart.
         let carriesToken = access != nil && !file.immutable
         let key = BodyKey(live, file: file, carriesToken: carriesToken)
-        var body = try bodies.body(for: key, source: file.bytes, gzip: gzip) {
-            file.immutable
-                ? file.bytes
-                : PlaylistView(request: live, pathways: pathways, token: carriesToken ? live.token : nil)
-                    .render(file, of: channel)
-        }
+        // A playlist's decorations are rendered only when the cache has no body for them (media as it is).
+        let view = PlaylistView(request: live, pathways: pathways, token: carriesToken ? live.token : nil)
+        var body = try bodies.body(
+            for: key, source: file.bytes, gzip: gzip, render: file.immutable ? nil : { view.render(file, of: channel) })
         if gzip {
             headers[.contentEncoding] = "gzip"
             headers[.vary] = "Accept-Encoding"
