@@ -203,11 +203,14 @@ public final class RecordingSink: PublicationSink {
         }
         playlist.head.playlistType = playlist.head.ended ? .vod : .event
         guard changed, playlist.count > 0 else { return }
-        let whole = playlist.playlist
-        try write(Array(whole.render().utf8), as: MediaFileName.mediaPlaylist.description, in: folder)
+        // Written a piece at a time: the text of a show of hours is never whole in memory on disk.
+        try store.put(Self.path(of: MediaFileName.mediaPlaylist.description, in: folder), timeout: 15) {
+            emit throws(StoreFailure) in try playlist.render(emit)
+        }
         if timeline.hasIFrames {
-            try write(
-                Array(whole.iFramePlaylist().render().utf8), as: MediaFileName.iFramePlaylist.description, in: folder)
+            try store.put(Self.path(of: MediaFileName.iFramePlaylist.description, in: folder), timeout: 15) {
+                emit throws(StoreFailure) in try playlist.render(iFrames: true, emit)
+            }
         }
         if let indexFolder, publication.ladder?.isComplete ?? true {
             let index = Array(

@@ -20,11 +20,15 @@ public struct DiskStore: FileStore {
     }
 
     public func put(_ path: String, bytes: [UInt8], timeout: Double = 0) throws(StoreFailure) {
+        try put(path, timeout: timeout) { emit throws(StoreFailure) in try emit(bytes) }
+    }
+
+    /// Each piece is written as it comes: the file is never whole in memory.
+    public func put(_ path: String, timeout: Double = 0, streaming body: StreamedBody) throws(StoreFailure) {
         let target = url(of: path)
-        do {
-            try writeAtomically(bytes, as: target.lastPathComponent, in: target.deletingLastPathComponent())
-        } catch {
-            throw .disk(Self.reason(error))
+        try writeAtomically(as: target.lastPathComponent, in: target.deletingLastPathComponent()) {
+            descriptor throws(StoreFailure) in
+            try body { piece throws(StoreFailure) in try writeAll(piece, to: descriptor) }
         }
     }
 
@@ -52,7 +56,9 @@ public struct DiskStore: FileStore {
 /// process killed while writing (SIGKILL, power) leaves nothing in the folder: the only moment a
 /// temporary name exists is between two system calls, the link and the rename. A file system
 /// without unnamed files gets the plain way: written under the temporary name, then renamed.
-private func writeAtomically(_ bytes: [UInt8], as name: String, in folder: URL) throws {
+private func writeAtomically(
+    as name: String, in folder: URL, writing body: (_ descriptor: Int32) throws(StoreFailure) -> Void
+) throws(StoreFailure) {
     let target = folder.appendingPathComponent(name)
     let temporary = folder.appendingPathComponent(".\(name).tmp")
     let unnamed = open(folder.path, unnamedFileFlags, 0o644)
@@ -60,10 +66,10 @@ private func writeAtomically(_ bytes: [UInt8], as name: String, in folder: URL) 
         guard errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL else {
             throw systemFailure(errno)
         }
-        try writeNamed(bytes, to: temporary)
+        try writeNamed(to: temporary, writing: body)
     } else {
         defer { close(unnamed) }
-        try writeAll(bytes, to: unnamed)
+        try body(unnamed)
         unlink(temporary.path)  // one a killed run may have left
         guard linkat(AT_FDCWD, "/proc/self/fd/\(unnamed)", AT_FDCWD, temporary.path, AT_SYMLINK_FOLLOW) == 0 else {
             throw systemFailure(errno)
@@ -82,7 +88,7 @@ private func systemFailure(_ code: Int32) -> StoreFailure { .disk(String(cString
 /// `O_TMPFILE | O_WRONLY | O_CLOEXEC`: Linux's `O_TMPFILE` is a compound macro Swift does not import.
 private let unnamedFileFlags: Int32 = 0o20000000 | O_DIRECTORY | O_WRONLY | O_CLOEXEC
 
-private func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws {
+private func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws(StoreFailure) {
     var written = 0
     while written < bytes.count {
         let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
@@ -94,9 +100,14 @@ private func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws {
     }
 }
 
-private func writeNamed(_ bytes: [UInt8], to temporary: URL) throws {
+private func writeNamed(
+    to temporary: URL, writing body: (_ descriptor: Int32) throws(StoreFailure) -> Void
+) throws(StoreFailure) {
+    let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw systemFailure(errno) }
+    defer { close(descriptor) }
     do {
-        try Data(bytes).write(to: temporary)
+        try body(descriptor)
     } catch {
         // A full disk leaves a partial temporary file: take it back.
         unlink(temporary.path)

@@ -12,8 +12,23 @@ public import HLSModel
 public protocol FileStore: Sendable {
     /// Keeps `bytes` as `path`, replacing what was there; a remote store gives up after `timeout` seconds.
     func put(_ path: String, bytes: [UInt8], timeout: Double) throws(StoreFailure)
+    /// Keeps as `path` the bytes `body` hands to its argument, in order: a file made a piece at a
+    /// time (a recording's playlist of hours), whole or not at all as with the bytes at once.
+    func put(_ path: String, timeout: Double, streaming body: StreamedBody) throws(StoreFailure)
     /// Removes `path`.
     func delete(_ path: String, timeout: Double) throws(StoreFailure)
+}
+
+/// A file's body made a piece at a time: it hands each piece, in order, to its argument.
+public typealias StreamedBody = (_ emit: ([UInt8]) throws(StoreFailure) -> Void) throws(StoreFailure) -> Void
+
+extension FileStore {
+    /// A store that sends a file in one request has it whole first.
+    public func put(_ path: String, timeout: Double, streaming body: StreamedBody) throws(StoreFailure) {
+        var bytes: [UInt8] = []
+        try body { piece throws(StoreFailure) in bytes += piece }
+        try put(path, bytes: bytes, timeout: timeout)
+    }
 }
 
 /// Why files were not kept, removed or read as they should be (a store, a recording), and whether

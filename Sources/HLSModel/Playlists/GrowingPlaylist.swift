@@ -5,7 +5,7 @@
 /// its init segment is noted only where it changes.
 ///
 /// What an earlier run left (a recording continued after a crash) stays as it was read, ahead of
-/// the appended segments. Pure; ``playlist`` makes the whole value when it is to be written.
+/// the appended segments. Pure; ``render(iFrames:piece:_:)`` writes out its text a piece at a time.
 public struct GrowingPlaylist: Sendable {
     /// The header, the markers, and the segments read from an earlier run.
     public var head: MediaPlaylist
@@ -15,6 +15,8 @@ public struct GrowingPlaylist: Sendable {
     private var entries: ContiguousArray<Entry> = []
     /// The init segment from an appended segment on, by its index, where it changes.
     private var maps: [Int: String] = [:]
+    /// An appended segment has no keyframe listed (a gap in the I-frame playlist).
+    private var appendedWithoutIFrame = false
 
     struct Entry: Sendable {
         var programDateTime: Int64
@@ -55,6 +57,7 @@ public struct GrowingPlaylist: Sendable {
             }
             return (offset, length)
         }
+        if range == nil { appendedWithoutIFrame = true }
         entries.append(
             Entry(
                 programDateTime: programDateTime, duration: duration, iFrameOffset: range?.0 ?? 0,
@@ -67,23 +70,49 @@ public struct GrowingPlaylist: Sendable {
         return head.segments.last?.map ?? head.initSegmentURI
     }
 
-    /// The playlist, every segment in it.
-    public var playlist: MediaPlaylist {
-        var playlist = head
-        guard let firstNumber else { return playlist }
-        playlist.segments.reserveCapacity(count)
-        var map = head.segments.last?.map ?? head.initSegmentURI
-        for (index, entry) in entries.enumerated() {
-            let changed = maps[index]
-            if let changed { map = changed }
-            playlist.segments.append(
-                MediaPlaylist.Segment(
-                    uri: MediaFileName.segment(firstNumber + index, format).description, duration: entry.duration,
-                    programDateTime: entry.programDateTime, discontinuity: entry.discontinuity,
-                    map: changed == nil ? nil : map,
-                    iFrame: entry.iFrameLength == 0
-                        ? nil : IFrameRange(offset: Int(entry.iFrameOffset), length: Int(entry.iFrameLength))))
+    /// Its text, as the whole playlist's `render()` would make it (with `iFrames`, its I-frame
+    /// playlist's), handed to `emit` in pieces of about `piece` bytes, in order. Made a segment at a
+    /// time: the whole playlist as a value, and the text as a string a line, would be thousands of
+    /// allocations alive at once, made again at every segment, each time more.
+    public func render<Failure: Error>(
+        iFrames: Bool = false, piece: Int = 1 << 16, _ emit: ([UInt8]) throws(Failure) -> Void
+    ) throws(Failure) {
+        var header = head
+        header.segments = []
+        header.lowLatency = nil
+        header.iFramesOnly = iFrames
+        // A segment with no keyframe is a gap in the I-frame playlist, and EXT-X-GAP needs version 8.
+        let gaps =
+            head.segments.contains { $0.gap || (iFrames && $0.iFrame == nil) } || (iFrames && appendedWithoutIFrame)
+        var map = head.segments.first?.map ?? (head.segments.isEmpty ? maps[0] : nil) ?? head.initSegmentURI
+        var text = ""
+        header.appendHeader(to: &text, version: gaps ? max(head.version, 8) : head.version, map: map)
+        var markers = head.dateRanges[...]
+        func add(_ segment: MediaPlaylist.Segment) throws(Failure) {
+            var segment = segment
+            if iFrames {
+                segment.parts = []
+                if segment.iFrame == nil { segment.gap = true }
+            }
+            MediaPlaylist.append(segment, iFramesOnly: iFrames, map: &map, markers: &markers, to: &text)
+            if text.utf8.count >= piece {
+                try emit(Array(text.utf8))
+                text.removeAll(keepingCapacity: true)
+            }
         }
-        return playlist
+        for segment in head.segments { try add(segment) }
+        for index in entries.indices { try add(self.segment(at: index)) }
+        header.appendTrailer(to: &text, markers: markers, map: map)
+        try emit(Array(text.utf8))
+    }
+
+    /// The appended segment at `index` as a playlist's segment.
+    private func segment(at index: Int) -> MediaPlaylist.Segment {
+        let entry = entries[index]
+        return MediaPlaylist.Segment(
+            uri: MediaFileName.segment(firstNumber! + index, format).description, duration: entry.duration,
+            programDateTime: entry.programDateTime, discontinuity: entry.discontinuity, map: maps[index],
+            iFrame: entry.iFrameLength == 0
+                ? nil : IFrameRange(offset: Int(entry.iFrameOffset), length: Int(entry.iFrameLength)))
     }
 }

@@ -153,17 +153,40 @@ extension MediaPlaylist {
     /// The m3u8 text.
     public func render() -> String {
         let skipped = lowLatency?.skippedSegments ?? 0
+        let listed = segments.dropFirst(skipped)
         // EXT-X-SKIP needs version 9, EXT-X-GAP version 8.
         var needed = version
         if skipped > 0 { needed = max(needed, 9) }
-        if segments.dropFirst(skipped).contains(where: \.gap) { needed = max(needed, 8) }
-        var lines = [
-            "#EXTM3U",
-            "#EXT-X-VERSION:\(needed)",
-            "#EXT-X-TARGETDURATION:\(targetDuration)",
-        ]
-        if let playlistType { lines.append("#EXT-X-PLAYLIST-TYPE:\(playlistType.rawValue)") }
-        if iFramesOnly { lines.append("#EXT-X-I-FRAMES-ONLY") }
+        if listed.contains(where: \.gap) { needed = max(needed, 8) }
+        var text = ""
+        var map = listed.first?.map ?? initSegmentURI
+        appendHeader(to: &text, version: needed, map: map)
+        var markers = dateRanges[...]
+        if skipped > 0 {
+            var skip = "#EXT-X-SKIP:SKIPPED-SEGMENTS=\(skipped)"
+            if lowLatency?.skipsDateRanges == true {
+                // The client has the skipped segments' date ranges already (RFC 8216bis 6.2.5.1).
+                let boundary = listed.first?.programDateTime ?? .max
+                markers = markers.drop { $0.start < boundary }
+                skip += ",RECENTLY-REMOVED-DATERANGES=\"\(recentlyRemovedDateRanges.joined(separator: "\t"))\""
+            }
+            text.appendLine(skip)
+        }
+        for segment in listed {
+            Self.append(segment, iFramesOnly: iFramesOnly, map: &map, markers: &markers, to: &text)
+        }
+        appendTrailer(to: &text, markers: markers, map: map)
+        return text
+    }
+
+    /// The tags above the segments: version `needed` (which the segments may raise above
+    /// ``version``) and the first segment's init segment, `map`.
+    func appendHeader(to text: inout String, version needed: Int, map: String?) {
+        text.appendLine("#EXTM3U")
+        text.appendLine("#EXT-X-VERSION:\(needed)")
+        text.appendLine("#EXT-X-TARGETDURATION:\(targetDuration)")
+        if let playlistType { text.appendLine("#EXT-X-PLAYLIST-TYPE:\(playlistType.rawValue)") }
+        if iFramesOnly { text.appendLine("#EXT-X-I-FRAMES-ONLY") }
         if let lowLatency {
             var control = ["CAN-BLOCK-RELOAD=YES"]
             if let canSkipUntil = lowLatency.canSkipUntil {
@@ -172,72 +195,62 @@ extension MediaPlaylist {
             }
             control.append("HOLD-BACK=\(Self.decimal(Double(3 * targetDuration)))")
             control.append("PART-HOLD-BACK=\(Self.decimal(lowLatency.partHoldBack))")
-            lines.append("#EXT-X-SERVER-CONTROL:" + control.joined(separator: ","))
-            lines.append("#EXT-X-PART-INF:PART-TARGET=\(Self.decimal(lowLatency.partTarget))")
+            text.appendLine("#EXT-X-SERVER-CONTROL:" + control.joined(separator: ","))
+            text.appendLine("#EXT-X-PART-INF:PART-TARGET=\(Self.decimal(lowLatency.partTarget))")
         }
-        lines += [
-            "#EXT-X-MEDIA-SEQUENCE:\(mediaSequence)",
-            "#EXT-X-DISCONTINUITY-SEQUENCE:\(discontinuitySequence)",
-            "#EXT-X-INDEPENDENT-SEGMENTS",
-        ]
-        var map = segments.dropFirst(skipped).first?.map ?? initSegmentURI
-        if let map {
-            lines.append("#EXT-X-MAP:URI=\"\(map)\"")
+        text.appendLine("#EXT-X-MEDIA-SEQUENCE:\(mediaSequence)")
+        text.appendLine("#EXT-X-DISCONTINUITY-SEQUENCE:\(discontinuitySequence)")
+        text.appendLine("#EXT-X-INDEPENDENT-SEGMENTS")
+        if let map { text.appendLine("#EXT-X-MAP:URI=\"\(map)\"") }
+    }
+
+    /// One segment's lines, after the markers that start before it ends; `map`: the init segment
+    /// in use, which it may change.
+    static func append(
+        _ segment: Segment, iFramesOnly: Bool, map: inout String?, markers: inout ArraySlice<DateRange>,
+        to text: inout String
+    ) {
+        // A marker goes before the segment it starts in.
+        let end = segment.programDateTime + Int64((segment.duration * 1000).rounded())
+        while let marker = markers.first, marker.start < end {
+            text.appendLine(marker.tag)
+            markers = markers.dropFirst()
         }
-        var markers = dateRanges[...]
-        if skipped > 0 {
-            var skip = "#EXT-X-SKIP:SKIPPED-SEGMENTS=\(skipped)"
-            if lowLatency?.skipsDateRanges == true {
-                // The client has the skipped segments' date ranges already (RFC 8216bis 6.2.5.1).
-                let boundary = segments.dropFirst(skipped).first?.programDateTime ?? .max
-                markers = markers.drop { $0.start < boundary }
-                skip += ",RECENTLY-REMOVED-DATERANGES=\"\(recentlyRemovedDateRanges.joined(separator: "\t"))\""
-            }
-            lines.append(skip)
+        if segment.discontinuity { text.appendLine("#EXT-X-DISCONTINUITY") }
+        if let segmentMap = segment.map, segmentMap != map {
+            text.appendLine("#EXT-X-MAP:URI=\"\(segmentMap)\"")
+            map = segmentMap
         }
-        for segment in segments.dropFirst(skipped) {
-            // A marker goes before the segment it starts in.
-            let end = segment.programDateTime + Int64((segment.duration * 1000).rounded())
-            while let marker = markers.first, marker.start < end {
-                lines.append(marker.tag)
-                markers = markers.dropFirst()
-            }
-            if segment.discontinuity {
-                lines.append("#EXT-X-DISCONTINUITY")
-            }
-            if let segmentMap = segment.map, segmentMap != map {
-                lines.append("#EXT-X-MAP:URI=\"\(segmentMap)\"")
-                map = segmentMap
-            }
-            lines.append("#EXT-X-PROGRAM-DATE-TIME:\(ProgramDateTime.format(milliseconds: segment.programDateTime))")
-            lines += segment.parts.map(Self.partTag)
-            if segment.gap { lines.append("#EXT-X-GAP") }
-            lines.append("#EXTINF:\(Self.decimal(segment.duration)),")
-            if iFramesOnly, let iFrame = segment.iFrame { lines.append("#EXT-X-BYTERANGE:\(iFrame.byteRange)") }
-            lines.append(segment.uri)
-        }
-        // Markers in the segment being built: listed at once, before its parts.
-        lines += markers.map(\.tag)
+        text.appendLine("#EXT-X-PROGRAM-DATE-TIME:\(ProgramDateTime.format(milliseconds: segment.programDateTime))")
+        for part in segment.parts { text.appendLine(partTag(part)) }
+        if segment.gap { text.appendLine("#EXT-X-GAP") }
+        text.appendLine("#EXTINF:\(decimal(segment.duration)),")
+        if iFramesOnly, let iFrame = segment.iFrame { text.appendLine("#EXT-X-BYTERANGE:\(iFrame.byteRange)") }
+        text.appendLine(segment.uri)
+    }
+
+    /// What follows the segments: the markers left (in the segment being built: listed at once,
+    /// before its parts), the Low-Latency tags, EXT-X-ENDLIST.
+    func appendTrailer(to text: inout String, markers: ArraySlice<DateRange>, map: String?) {
+        for marker in markers { text.appendLine(marker.tag) }
         if let lowLatency {
             if !lowLatency.openParts.isEmpty {
-                if lowLatency.openDiscontinuity { lines.append("#EXT-X-DISCONTINUITY") }
-                if let openMap = lowLatency.openMap, openMap != map { lines.append("#EXT-X-MAP:URI=\"\(openMap)\"") }
+                if lowLatency.openDiscontinuity { text.appendLine("#EXT-X-DISCONTINUITY") }
+                if let openMap = lowLatency.openMap, openMap != map { text.appendLine("#EXT-X-MAP:URI=\"\(openMap)\"") }
             }
-            lines += lowLatency.openParts.map(Self.partTag)
+            for part in lowLatency.openParts { text.appendLine(Self.partTag(part)) }
             if let hint = lowLatency.preloadHint, !ended {
-                lines.append("#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"\(hint)\"")
+                text.appendLine("#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"\(hint)\"")
             }
             if !ended {
-                lines += lowLatency.renditionReports.map { report in
-                    "#EXT-X-RENDITION-REPORT:URI=\"\(report.uri)\",LAST-MSN=\(report.lastMSN)"
-                        + (report.lastPart.map { ",LAST-PART=\($0)" } ?? "")
+                for report in lowLatency.renditionReports {
+                    text.appendLine(
+                        "#EXT-X-RENDITION-REPORT:URI=\"\(report.uri)\",LAST-MSN=\(report.lastMSN)"
+                            + (report.lastPart.map { ",LAST-PART=\($0)" } ?? ""))
                 }
             }
         }
-        if ended {
-            lines.append("#EXT-X-ENDLIST")
-        }
-        return lines.joined(separator: "\n") + "\n"
+        if ended { text.appendLine("#EXT-X-ENDLIST") }
     }
 
     private static func partTag(_ part: Part) -> String {
@@ -263,5 +276,13 @@ extension MediaPlaylist {
     /// Three decimals, as EXTINF and FRAME-RATE are written.
     static func decimal(_ value: Double) -> String {
         String(fixed: value, decimals: 3)
+    }
+}
+
+extension String {
+    /// Appends `line` and its newline.
+    mutating func appendLine(_ line: String) {
+        append(line)
+        append("\n")
     }
 }
