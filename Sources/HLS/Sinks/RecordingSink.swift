@@ -203,7 +203,7 @@ public final class RecordingSink: PublicationSink {
         }
         playlist.head.playlistType = playlist.head.ended ? .vod : .event
         guard changed, playlist.count > 0 else { return }
-        // Written a piece at a time: the text of a show of hours is never whole in memory on disk.
+        // Written a piece at a time: on disk, the text of a show of hours is never whole in memory.
         try store.put(Self.path(of: MediaFileName.mediaPlaylist.description, in: folder), timeout: 15) {
             emit throws(StoreFailure) in try playlist.render(emit)
         }
