@@ -31,6 +31,27 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("720p").path).isEmpty)
     }
 
+    @Test func aStreamedFileIsItsPiecesInOrderAndABodyThatFailsLeavesTheOldFileAlone() throws {
+        let root = try scratch()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let store = DiskStore(root: root)
+        try store.put("media.m3u8") { emit throws(StoreFailure) in
+            try emit([1, 2])
+            try emit([])
+            try emit([3])
+        }
+        let file = root.appendingPathComponent("media.m3u8")
+        #expect(try Array(Data(contentsOf: file)) == [1, 2, 3])
+        #expect(throws: StoreFailure.content("cut short")) {
+            try store.put("media.m3u8") { emit throws(StoreFailure) in
+                try emit([7, 7, 7, 7])
+                throw .content("cut short")
+            }
+        }
+        #expect(try Array(Data(contentsOf: file)) == [1, 2, 3])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["media.m3u8"])
+    }
+
     @Test func aTemporaryFileAKilledRunLeftIsTakenWithTheNextWriteOfItsName() throws {
         let root = try scratch()
         defer { try? FileManager.default.removeItem(at: root) }

@@ -70,9 +70,9 @@ public struct GrowingPlaylist: Sendable {
         return head.segments.last?.map ?? head.initSegmentURI
     }
 
-    /// Its text, as the whole playlist's `render()` would make it (with `iFrames`, its I-frame
-    /// playlist's), handed to `emit` in pieces of about `piece` bytes, in order. Made a segment at a
-    /// time: the whole playlist as a value, and the text as a string a line, would be thousands of
+    /// Its text, as the whole playlist's `render()` would make it (a recording's: no Low-Latency
+    /// tags; with `iFrames`, its I-frame playlist's), handed to `emit` in pieces of about `piece`
+    /// bytes, in order. Made a segment at a time: the whole playlist as a value, and the text as a string a line, would be thousands of
     /// allocations alive at once, made again at every segment, each time more.
     public func render<Failure: Error>(
         iFrames: Bool = false, piece: Int = 1 << 16, _ emit: ([UInt8]) throws(Failure) -> Void
