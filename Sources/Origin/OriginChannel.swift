@@ -87,7 +87,7 @@ struct OriginChannel {
         finished: inout [SinkRunner]
     ) throws(IngestAssembler.Refusal) {
         if rendition == nil, file == .multivariantPlaylist {
-            try describe(as: ChannelShape.read(bytes), in: context)
+            try describe(as: ChannelShape.read(bytes), at: wall, in: context, finished: &finished)
             return
         }
         if feeds[rendition] == nil {
@@ -125,8 +125,12 @@ struct OriginChannel {
     }
 
     /// Takes the shape a multivariant playlist describes: one rendition at the channel's top, or a
-    /// ladder. Refused while a rendition it leaves out is live.
-    private mutating func describe(as shape: ChannelShape, in context: Context) throws(IngestAssembler.Refusal) {
+    /// ladder. Refused while a rendition it leaves out is live. A ladder's renditions that list
+    /// media already get their sinks now, with what they have: the rewind window and the recording
+    /// begin with the ladder, not a segment later.
+    private mutating func describe(
+        as shape: ChannelShape, at wall: Int64, in context: Context, finished: inout [SinkRunner]
+    ) throws(IngestAssembler.Refusal) {
         try makeRoom(keeping: shape.folders, name: context.name)
         switch shape {
         case .single(let variant):
@@ -147,7 +151,16 @@ struct OriginChannel {
                 ladder = all
                 board = LadderBoard(renditions: all)
             }
-            for id in all { if let feed = feeds[id] { Self.show(feed, ladder: board) } }
+            for id in all {
+                guard var feed = feeds.removeValue(forKey: id) else { continue }
+                defer { feeds[id] = feed }
+                if feed.sinks == nil, feed.store != nil, let timeline = feed.assembler.timeline {
+                    let publication = Publication(events: [], timeline: timeline, ladder: board?.post(timeline))
+                    send(publication, to: &feed, key: id, at: wall, in: context, finished: &finished)
+                } else {
+                    Self.show(feed, ladder: board)
+                }
+            }
         }
     }
 

@@ -395,9 +395,13 @@ def test_captions_pushed_to_an_origin_are_served_rewound_and_recorded_there(tmp_
         assert post_captions(publisher, {"text": "Heard at the origin", "duration": 2}).status == 201
 
         def listed(playlist):
-            text = fetch(f"{origin.base}/live/demo/captions/{playlist}").text
+            # The rewind window is written beside the live path, a moment after it: until its
+            # playlist is there, the caption is not in it yet.
+            response = fetch(f"{origin.base}/live/demo/captions/{playlist}")
+            if response is None or response.status != 200:
+                return ""
             return "".join(fetch(f"{origin.base}/live/demo/captions/{s['uri']}").text
-                           for s in MediaPlaylist(text).segments[-4:])
+                           for s in MediaPlaylist(response.text).segments[-4:])
         wait_until(lambda: "Heard at the origin" in listed("media.m3u8"), 15, interval=0.3, what="the caption live")
         wait_until(lambda: "Heard at the origin" in listed("dvr-media.m3u8"), 15, interval=0.3,
                    what="the caption in the rewind window")

@@ -335,9 +335,13 @@ import Testing
         try Self.pushRendition("360p", channel: "ladder", into: origin, now: 2)
         try Self.pushRendition("180p", channel: "ladder", into: origin, now: 2)
         #expect(outputs.lasting == ["one nil index"])
+        // The index made them, in its order, with what their renditions had: the rewind window
+        // and the recording begin with the ladder, not at each rendition's next playlist.
         try origin.put(
             channel: "ladder", file: .multivariantPlaylist, bytes: Self.ladderIndex(["360p", "180p"]), now: 3,
             wallMilliseconds: 0)
+        #expect(outputs.lasting == ["one nil index", "ladder 360p index", "ladder 180p"])
+        #expect(outputs.runs == ["one [nil]", "ladder [360p, 180p]"])
         for id in ["180p", "360p"] {
             try origin.put(
                 channel: "ladder", rendition: id, file: .segment(1, .fmp4), bytes: [3], now: 4, wallMilliseconds: 0)
@@ -345,7 +349,7 @@ import Testing
                 channel: "ladder", rendition: id, file: .mediaPlaylist, bytes: Self.playlist(segments: 2), now: 4,
                 wallMilliseconds: 0)
         }
-        #expect(outputs.lasting == ["one nil index", "ladder 180p", "ladder 360p index"])
+        #expect(outputs.lasting == ["one nil index", "ladder 360p index", "ladder 180p"])
         #expect(outputs.runs == ["one [nil]", "ladder [360p, 180p]"])
     }
 }
