@@ -87,6 +87,13 @@ public final class VideoEncoder {
                 try check(av_opt_set(options, "lag-in-frames", "0", 0), "lag-in-frames")
                 try check(av_opt_set(options, "row-mt", "1", 0), "row-mt")
                 try check(av_opt_set(options, "enable-palette", "1", 0), "enable-palette")
+                // Two intra tools libaom searches on every block, which took a third of its CPU in
+                // key frames: chroma from luma, which a screen's text never chose, and the fine
+                // angles of directional prediction. Without them a key frame of text has the same
+                // bytes and sharpness. A segment starts with a key frame, and key frames are most
+                // of what AV1 costs on a screen that changes little (docs/codecs.md).
+                try check(av_opt_set(options, "enable-cfl-intra", "0", 0), "enable-cfl-intra")
+                try check(av_opt_set(options, "enable-angle-delta", "0", 0), "enable-angle-delta")
                 try check(av_opt_set(options, "aom-params", Self.aomParameters, 0), "aom-params")
             }
         } finish: { _, packet in
