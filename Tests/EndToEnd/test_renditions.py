@@ -104,13 +104,19 @@ def test_rungs_are_aligned_segment_by_segment_and_share_one_sound(ladder):
     assert len(common) >= 2
     durations = {rung: {s["uri"]: s["duration"] for s in playlist.segments}
                  for rung, playlist in (("720p", top), ("360p", low))}
+    missing = {"720p": 0, "360p": 0}
     for segment in common:
         assert durations["720p"][segment] == durations["360p"][segment]
         high = keyframes_and_audio(folder, "720p", segment)
         small = keyframes_and_audio(folder, "360p", segment)
-        # IDRs at the same times, the same first and last frames, every frame in both.
+        # IDRs at the same times, the same first and last frames, every frame in both (but those a
+        # rung's queue dropped, counted below).
         assert high[0] == small[0] and len(high[0]) == 1, (high[0], small[0])
-        assert high[1] == small[1], (high[1], small[1])
+        slots = round(float(durations["720p"][segment]) * 30)
+        assert high[1][2] <= slots and small[1][2] <= slots, (high[1], small[1], slots)
+        assert high[1][0] == small[1][0] and (high[1] == small[1] or high[1][2] != small[1][2]), (high[1], small[1])
+        missing["720p"] += slots - high[1][2]
+        missing["360p"] += slots - small[1][2]
         assert (high[3], small[3]) == ((1280, 720), (640, 360))
         # No sound in the video renditions: it is in the audio rendition, cut on the same grid (its
         # first AAC frame within one AAC frame, 1024 samples at 48 kHz, of the grid point).
@@ -123,6 +129,10 @@ def test_rungs_are_aligned_segment_by_segment_and_share_one_sound(ladder):
         slack = 1024 / 48000 + 1 / 30 + 0.001
         assert abs(float(packets[0]["pts_time"]) - float(high[1][0])) <= slack, (packets[0], high[1])
         assert abs(len(packets) * 1024 / 48000 - durations["720p"][segment]) <= 2 * slack
+    # A frame missing from a rung is one its queue dropped, and said so (a stall of the whole
+    # process on a loaded machine drops some of the top rung's, whose queue is the shorter).
+    rungs = {r["id"]: r for r in publisher.control(method="GET").json()["stats"]["renditions"]}
+    assert all(missing[id] <= rungs[id]["framesDropped"] for id in missing), (missing, rungs)
     # Matching numbers and target durations.
     assert top.target == low.target
     assert top.sequence == low.sequence or abs(top.sequence - low.sequence) <= 1
