@@ -24,6 +24,13 @@ def free_port():
         return sock.getsockname()[1]
 
 
+def frame_counts(output):
+    """A publisher's stop line's frame counts: captured, repeated, dropped, encoded."""
+    found = re.search(r"(\d+) frames captured, (\d+) repeated, (\d+) dropped, (\d+) encoded", output)
+    assert found, "the stop line's frame counts"
+    return tuple(map(int, found.groups()))
+
+
 def wait_until(condition, timeout, interval=0.05, what="condition"):
     """Polls `condition` until it returns a truthy value; fails after `timeout` seconds."""
     deadline = time.monotonic() + timeout

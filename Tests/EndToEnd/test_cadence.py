@@ -13,7 +13,7 @@ import time
 import pytest
 
 from destinations import Nginx
-from harness import Publisher, init_segment, segment_picture, wait_until
+from harness import Publisher, frame_counts, init_segment, segment_picture, wait_until
 from hls_rules import MediaPlaylist, check_media_playlist, next_part, parse_parts
 from test_faults import check_every_run_decodes
 from test_web import wait_for_playback
@@ -36,12 +36,6 @@ def stream_ends(path):
     result = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=codec_type,duration", "-of", "json",
                              str(path)], capture_output=True, check=True)
     return {s["codec_type"]: float(s["duration"]) for s in json.loads(result.stdout)["streams"]}
-
-
-def counts(output):
-    """The stop line's frame counts: captured, repeated, dropped, encoded."""
-    found = re.search(r"(\d+) frames captured, (\d+) repeated, (\d+) dropped, (\d+) encoded", output)
-    return tuple(map(int, found.groups()))
 
 
 def video_samples(fragment):
@@ -96,7 +90,7 @@ def test_a_still_screen_is_encoded_only_where_the_stream_needs_a_frame(screen, t
     assert publisher.process.wait(timeout=60) == 0, publisher.output()
     output = publisher.output()
     assert "frames follow the screen" in output
-    captured, repeated, dropped, encoded = counts(output)
+    captured, repeated, dropped, encoded = frame_counts(output)
     assert captured + repeated == 180 and dropped == 0
     # One new picture: each segment's first frame (3), its top-off (4) and a frame a second between.
     assert encoded <= 20, encoded
@@ -240,7 +234,7 @@ def test_the_constant_rate_encodes_every_slot_and_ts_keeps_it(screen, tmp_path):
     constant = Publisher("--source", "screen", "--audio", "none", "--duration", "3s", "--frame-rate", "constant",
                          display=server.display)
     assert constant.process.wait(timeout=60) == 0, constant.output()
-    captured, repeated, dropped, encoded = counts(constant.output())
+    captured, repeated, dropped, encoded = frame_counts(constant.output())
     # Every slot, encoded or (in a stall of the whole process) dropped by the encoder's queue.
     assert encoded == captured + repeated - dropped and captured + repeated == 90
     assert "frames follow the screen" not in constant.output()
@@ -248,7 +242,7 @@ def test_the_constant_rate_encodes_every_slot_and_ts_keeps_it(screen, tmp_path):
                    display=server.display)
     assert ts.process.wait(timeout=60) == 0, ts.output()
     assert "every frame slot is encoded: MPEG-TS carries no frame durations" in ts.output()
-    captured, repeated, dropped, encoded = counts(ts.output())
+    captured, repeated, dropped, encoded = frame_counts(ts.output())
     assert encoded + dropped == captured + repeated == 90
 
 

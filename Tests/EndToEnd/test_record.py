@@ -7,7 +7,7 @@ import signal
 
 from destinations import SeaweedFS
 from edges import Origin
-from harness import Publisher, fetch, ffprobe, run_onair, wait_until
+from harness import Publisher, fetch, ffprobe, frame_counts, run_onair, wait_until
 from hls_rules import MediaPlaylist, audio_renditions, check_multivariant, check_recording
 
 
@@ -184,7 +184,7 @@ def test_an_origin_records_each_run_of_the_channels_it_hosts(tmp_path):
             assert run.process.wait(timeout=30) == 0, run.output()
             # Every slot of the run is a frame encoded or one its queue dropped (a stall of the
             # whole process on a loaded machine drops some); the recording holds every one encoded.
-            dropped, encoded = map(int, re.search(r"(\d+) dropped, (\d+) encoded", run.output()).groups())
+            *_, dropped, encoded = frame_counts(run.output())
             assert dropped + encoded == seconds * 30, run.output()
             runs.append(encoded)
             recordings = wait_until(lambda: (r := ended_recordings()) and len(r) == number and r, 20,
@@ -238,8 +238,9 @@ def test_a_recording_kept_in_s3_ends_as_vod_in_the_bucket(tmp_path):
             assert counted["video"] <= round(segment["duration"] * 30), (segment, counted)
             recorded += counted["video"]
         # Every frame encoded, none twice (a frame fewer than the segment's slots is one the
-        # encoder's queue dropped in a stall of the whole process, and said so).
-        dropped, encoded = map(int, re.search(r"(\d+) dropped, (\d+) encoded", publisher.output()).groups())
+        # encoder's queue dropped in a stall of the whole process, and said so), and the playlist
+        # lasting no more slots than the run had.
+        *_, dropped, encoded = frame_counts(publisher.output())
         assert recorded == encoded and encoded + dropped >= sum(round(s["duration"] * 30) for s in vod.segments)
         assert "[record_failed]" not in publisher.output()
     finally:
