@@ -51,6 +51,8 @@ public final class PipeWireSource: AudioSource, @unchecked Sendable {
         let capture: PipeWireCapture
         var queue: [Float] = []
         var primed = false
+        /// Frames held when it first primed: the level its sound's place on the clock rests on.
+        var settled: Int?
         init(capture: PipeWireCapture) { self.capture = capture }
 
         /// Frames held.
@@ -68,6 +70,9 @@ public final class PipeWireSource: AudioSource, @unchecked Sendable {
             if !primed {
                 guard held >= PipeWireSource.prebuffer else { return }
                 primed = true
+                let over = PipeWireSource.overflow(held: held, settled: settled)
+                if over > 0 { queue.removeFirst(2 * over) }
+                settled = settled ?? held
             }
             if held > PipeWireSource.prebuffer + PipeWireSource.excess {
                 queue.removeFirst(2 * (held - PipeWireSource.prebuffer))
@@ -158,6 +163,17 @@ public final class PipeWireSource: AudioSource, @unchecked Sendable {
             for i in out.indices { out[i] = min(1, max(-1, out[i])) }
         }
         return frame
+    }
+
+    /// Frames to drop from a stream that ran dry and holds `held` again, to bring it back to the
+    /// level it first `settled` at. It runs dry when PipeWire's thread is held up (a loaded
+    /// machine) past what the stream holds: the chunks meanwhile are silence, and the samples
+    /// they missed come after in one burst. Played from that burst, its sound would come later
+    /// than the picture by as long as the silence lasted, for good: the follower takes that back
+    /// at 0.5 ms a second. Dropping the oldest puts it back at once. Pure.
+    static func overflow(held: Int, settled: Int?) -> Int {
+        guard let settled else { return 0 }
+        return max(0, held - settled)
     }
 
     /// How many frames this chunk takes: `chunk`, a frame more or less now and then to keep the
