@@ -54,7 +54,11 @@ def onsets(*source, data=None, end):
 class Listener:
     """Records a sink's sound with parec, 10 ms at a time, noting the wall-clock time each block
     arrives. A block arrives a little after its last sample played, never before, so the earliest
-    arrival around a moment, less the samples after it, dates that moment to a few milliseconds."""
+    arrival just after a moment, less the samples after it, dates that moment to a few
+    milliseconds. Just after: a sink's clock held up (its server kept off the CPU of a loaded
+    machine) plays on from where it stopped, so everything after plays that much later, for good;
+    blocks from before a hold-up would date what follows it too early (seen: 53 ms, then 22 and
+    20 more, in 8 s)."""
 
     RATE = 44100
 
@@ -78,9 +82,17 @@ class Listener:
         self.process.wait()
         self.thread.join()
 
+    # How far past a moment the blocks that date it may end: some 50 of them, one of which comes
+    # within a few milliseconds of its samples.
+    DATING = 0.5
+
     def wall_time(self, seconds):
-        """When the sample `seconds` into the recording played, as a Unix time."""
-        return min(arrived - end for end, arrived in self.arrivals if abs(end - seconds) < 5) + seconds
+        """When the sample `seconds` into the recording played, as a Unix time, dated by the blocks
+        that end in the half second after it. A block after samples the recorder lost (fallen
+        behind on a loaded machine) counts fewer than have played, so it dates the moment later
+        than the blocks before the loss: the earliest is kept."""
+        after = [(end, arrived) for end, arrived in self.arrivals if end >= seconds]
+        return min(arrived - end for end, arrived in after if end <= after[0][0] + self.DATING) + seconds
 
     def offsets(self, media):
         """Where each beep published in the channel folder `media` sits against the moment it was
