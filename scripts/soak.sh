@@ -92,6 +92,11 @@ while kill -0 "$publisher" 2>/dev/null; do
     # The publisher runs a minute longer than sampled: no sample is taken while it stops.
     ((minute < minutes)) || break
 done
+cpu_minutes() {  # pid: the CPU time it has used (user and system), in minutes
+    awk -v tick="$(getconf CLK_TCK)" '{ sub(/.*\) /, ""); printf "%.1f", ($12 + $13) / tick / 60 }' "/proc/$1/stat" \
+        2>/dev/null || echo "?"
+}
+echo "CPU used in $minute minutes: publisher $(cpu_minutes "$publisher") min, origin $(cpu_minutes "$origin") min"
 kill -INT "$publisher" 2>/dev/null || true
 wait "$publisher" || echo "soak: the publisher exited with status $?"
 

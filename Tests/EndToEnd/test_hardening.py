@@ -9,6 +9,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -291,3 +292,45 @@ def test_an_idle_flood_makes_room_for_viewers():
         for sock in flood:
             sock.close()
         publisher.stop()
+
+
+def glibc_arenas(pid):
+    """The arenas glibc's allocator made beside its main one (the program break): each is a 64 MiB
+    reservation on a 64 MiB boundary, the part in use readable and writable and the rest not."""
+    heap = 64 << 20
+    regions = []
+    for line in Path(f"/proc/{pid}/maps").read_text().splitlines():
+        fields = line.split()
+        start, end = (int(address, 16) for address in fields[0].split("-"))
+        regions.append((start, end, fields[1], len(fields) > 5))
+    arenas = 0
+    for index, (start, end, permissions, named) in enumerate(regions):
+        if named or start % heap or not permissions.startswith("rw"):
+            continue
+        if index + 1 < len(regions) and regions[index + 1][0] == end and regions[index + 1][2].startswith("---"):
+            end = regions[index + 1][1]
+        arenas += end - start == heap
+    return arenas
+
+
+def test_a_ladder_allocates_from_an_arena_a_core():
+    """glibc gives each allocating thread an arena, up to eight a core, and each keeps its own freed
+    blocks: over hours their sum rose by megabytes (docs/production.md). onair keeps one a core;
+    `MALLOC_ARENA_MAX` still sets another number, which shows what is counted is glibc's arenas."""
+    cap = max(2, os.cpu_count())
+    ladder = ("--renditions", "360p,180p", "--audio", "test")
+    capped = Publisher(*ladder, channel="arenas")
+    glibcs = Publisher(*ladder, channel="arenas-glibc", env={"MALLOC_ARENA_MAX": str(8 * cap)})
+    try:
+        def listed(publisher):
+            response = publisher.get("180p/media.m3u8")
+            return response and response.status == 200 and response.text.count("#EXTINF") >= 3
+        for publisher in (capped, glibcs):
+            wait_until(lambda: listed(publisher), 30, what=f"three segments of {publisher.channel}'s lowest rung")
+        counts = glibc_arenas(capped.process.pid), glibc_arenas(glibcs.process.pid)
+        print(f"arenas beside the main one: {counts[0]} at onair's cap of {cap}, {counts[1]} at glibc's own")
+        assert counts[0] <= cap - 1, "one arena a core, the main one included"
+        assert counts[1] > cap - 1, "glibc's own cap lets the ladder's threads take more"
+    finally:
+        capped.stop()
+        glibcs.stop()
