@@ -1,8 +1,9 @@
 /// What the largest rendition of a ladder does when the machine cannot encode it in real time:
 /// rather than let its encoder fall behind and drop frames at random (its keyframes would then
 /// leave the grid the other rungs keep), it takes a new picture only every `step` frames and
-/// repeats the one before in between, which x264 encodes for next to nothing. Every rung keeps
-/// every frame slot and the grid; only the largest moves less smoothly while it lasts. The step
+/// holds the one before in between: those frames are not encoded, except the first of each
+/// segment and of each Low-Latency part, which encode the picture before again. Every rung keeps
+/// the grid and its parts; only the largest moves less smoothly while it lasts. The step
 /// grows while frames are still dropped (up to every sixth picture) and shrinks again after ten
 /// seconds without one. Pure: fed the frames its queue dropped, by media time.
 public struct RungShedding: Sendable, Equatable {

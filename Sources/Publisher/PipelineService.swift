@@ -171,7 +171,8 @@ final class PipelineService: Service {
                 encoded: (top ? [stats.framesEncoded] : []) + (rung.map { [$0.framesEncoded] } ?? []),
                 dropped: (top ? [stats.framesDropped] : []) + (rung.map { [$0.framesDropped] } ?? []),
                 shed: rung?.framesShed, bytes: stats.videoBytes),
-            sheds: top && rung != nil, thumbnailer: top ? thumbnailer : nil, tap: top ? tap : nil, report: report)
+            sheds: top && rung != nil, partSlots: partSlots, thumbnailer: top ? thumbnailer : nil,
+            tap: top ? tap : nil, report: report)
     }
 
     /// What the sound's encoder feeds: the captions' program, and the packet destinations.
