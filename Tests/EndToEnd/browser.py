@@ -1,15 +1,22 @@
-"""A real browser for the page tests: Debian's headless Chromium, driven by Selenium."""
+"""Real browsers for the page tests: Debian's headless Chromium, driven by Selenium, and Debian's
+Firefox ESR, driven over Marionette, Firefox's own remote protocol (Debian has no geckodriver for
+WebDriver; PyPI's marionette-driver, Mozilla's client, is installed by scripts/setup.sh)."""
 
+import base64
 import http.server
+import sys
+import tempfile
 import threading
+import warnings
 from pathlib import Path
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
-from harness import wait_until
+from harness import free_port, wait_until
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
 
 
 def start_chromium(width=1280, height=900):
@@ -21,6 +28,71 @@ def start_chromium(width=1280, height=900):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+class Firefox:
+    """Headless Firefox ESR with a fresh profile. `get`, `execute_script` (run in the page, as a
+    WebDriver's scripts are), `save_screenshot` and `quit`, as Selenium's Chromium driver has them."""
+
+    def __init__(self, width, height):
+        # marionette-driver lives in the tools' venv (scripts/setup.sh), made from this interpreter.
+        for site in sorted((ROOT / ".tools/venv/lib").glob("python3*/site-packages")):
+            if str(site) not in sys.path:
+                sys.path.append(str(site))
+        with warnings.catch_warnings():
+            # mozrunner imports telnetlib (for Android emulators), which Python 3.11 deprecates.
+            warnings.simplefilter("ignore", DeprecationWarning)
+            from marionette_driver.marionette import Marionette
+        self.log = Path(tempfile.mkstemp(prefix="onair-gecko-", suffix=".log")[1])
+        self.client = Marionette(bin="/usr/bin/firefox-esr", headless=True, port=free_port(),
+                                 gecko_log=str(self.log))
+        self.client.start_session()
+        self.client.set_window_rect(width=width, height=height)
+
+    def get(self, url):
+        self.client.navigate(url)
+
+    def execute_script(self, script, *arguments):
+        return self.client.execute_script(script, script_args=list(arguments), sandbox=None)
+
+    def save_screenshot(self, path):
+        Path(path).write_bytes(base64.b64decode(self.client.screenshot()))
+
+    def quit(self):
+        profile = self.client.instance.profile if self.client.instance else None
+        try:
+            self.client.delete_session()
+        finally:
+            self.client.cleanup()
+            if profile is not None:
+                # Removed with Firefox; not again when Python exits.
+                profile.restore = False
+            self.log.unlink(missing_ok=True)
+
+
+def start_firefox(width=1280, height=900):
+    return Firefox(width, height)
+
+
+def assert_snippet_plays_on_another_site(driver, snippet, width, engine, within=7, screenshot=None):
+    """A blog on another site holding `snippet`: its video plays 3 s within `within` s, `width`
+    wide, with the player's `engine`; `screenshot` names the picture saved meanwhile."""
+    site = OtherOrigin(f"""<!doctype html><html><head><link rel="icon" href="data:,"><title>a blog</title></head>
+        <body><h1>My blog</h1>{snippet}</body></html>""")
+    try:
+        driver.get(site.url)
+        video = "document.querySelector('video')"
+        wait_until(lambda: driver.execute_script(f"return {video}.currentTime") > 0.1, 30, interval=0.1,
+                   what="the video to play")
+        start = driver.execute_script(f"return {video}.currentTime")
+        wait_until(lambda: driver.execute_script(f"return {video}.currentTime") - start >= 3, within, interval=0.1,
+                   what="3 s of playback")
+        assert driver.execute_script(f"return {video}.videoWidth") == width
+        assert driver.execute_script(f"return {video}.onairPlayer.engine") == engine
+        if screenshot:
+            save_screenshot(driver, screenshot)
+    finally:
+        site.close()
 
 
 def console_errors(driver):

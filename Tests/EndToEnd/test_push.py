@@ -547,31 +547,21 @@ def test_bad_destinations_are_refused_before_anything_starts(arguments, message)
 
 
 def test_chromium_plays_the_stream_from_the_ingest(tmp_path):
-    from browser import OtherOrigin, save_screenshot, start_chromium
+    from browser import assert_snippet_plays_on_another_site, start_chromium
 
     nginx = Nginx(tmp_path / "nginx")
     publisher = Publisher(*SMALL, "--push", f"{nginx.base}/live/demo/")
     # The page any site would carry: the video element, its source at the ingest, the player script.
-    site = OtherOrigin(f"""<!doctype html><html><head><link rel="icon" href="data:,"><title>a blog</title></head>
-        <body><video data-onair="mse" src="{nginx.base}/live/demo/index.m3u8" crossorigin="anonymous" controls
+    snippet = f"""<video data-onair="mse" src="{nginx.base}/live/demo/index.m3u8" crossorigin="anonymous" controls
         autoplay muted playsinline width="640"></video>
-        <script src="{publisher.base}/web/player.js" async></script></body></html>""")
+        <script src="{publisher.base}/web/player.js" async></script>"""
     driver = start_chromium()
     try:
         wait_until(lambda: (nginx.root / "live/demo/media.m3u8").exists(), 30, what="the playlist at nginx")
-        driver.get(site.url)
-        video = "document.querySelector('video')"
-        wait_until(lambda: driver.execute_script(f"return {video}.currentTime") > 0.1, 30, interval=0.1,
-                   what="the video to play")
-        start = driver.execute_script(f"return {video}.currentTime")
-        wait_until(lambda: driver.execute_script(f"return {video}.currentTime") - start >= 3, 8, interval=0.1,
-                   what="3 s of playback from nginx")
-        assert driver.execute_script(f"return {video}.videoWidth") == 640
-        save_screenshot(driver, "push-nginx.png")
+        assert_snippet_plays_on_another_site(driver, snippet, 640, "mse", within=8, screenshot="push-nginx.png")
         requested = (nginx.folder / "access.log").read_text()
         assert "GET /live/demo/media.m3u8" in requested and "GET /live/demo/seg" in requested
     finally:
         driver.quit()
-        site.close()
         publisher.kill()
         nginx.stop()

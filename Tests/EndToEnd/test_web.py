@@ -1,4 +1,5 @@
-"""The watch, embed and index pages in a real browser (headless Chromium), for both player engines."""
+"""The watch, embed and index pages in a real browser (headless Chromium), for both player engines,
+and the watch page and the embed snippet in Firefox, which has no HLS of its own."""
 
 import calendar
 import time
@@ -7,8 +8,8 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from browser import (OtherOrigin, assert_played_through, console_errors, player_status, save_screenshot,
-                     time_code_reader)
+from browser import (OtherOrigin, assert_played_through, assert_snippet_plays_on_another_site, console_errors,
+                     player_status, save_screenshot, start_firefox, time_code_reader)
 from harness import Publisher, fetch, make_certificate, segment_files, wait_until
 from hls_rules import MediaPlaylist
 
@@ -142,20 +143,23 @@ def test_video_snippet_plays_on_another_site(page, live, engine):
     if engine == "mse":
         # What a browser without native HLS gets.
         snippet = snippet.replace("data-onair ", 'data-onair="mse" ')
-    site = OtherOrigin(f"""<!doctype html><html><head><link rel="icon" href="data:,"><title>a blog</title></head>
-        <body><h1>My blog</h1>{snippet}</body></html>""")
+    assert_snippet_plays_on_another_site(page, snippet, 1280, engine)
+
+
+def test_in_firefox_the_watch_page_and_the_snippet_on_another_site_play(live):
+    """Firefox has no HLS of its own, and blocks sound that starts by itself: the watch page's
+    player chooses its MSE engine, and the plain <video> snippet's script adds playback, unforced."""
+    driver = start_firefox()
     try:
-        page.get(site.url)
-        video = "document.querySelector('video')"
-        wait_until(lambda: page.execute_script(f"return {video}.currentTime") > 0.1, 30, interval=0.1,
-                   what="the video to play")
-        start = page.execute_script(f"return {video}.currentTime")
-        wait_until(lambda: page.execute_script(f"return {video}.currentTime") - start >= 3, 7, interval=0.1,
-                   what="3 s of playback")
-        assert page.execute_script(f"return {video}.videoWidth") == 1280
-        assert page.execute_script(f"return {video}.onairPlayer.engine") == engine
+        driver.get(f"{live.base}/watch/demo")
+        status = wait_for_playback(driver)
+        assert status["engine"] == "mse" and (status["width"], status["height"]) == (1280, 720), status
+        assert status["problem"] is None, status
+        save_screenshot(driver, "watch-firefox.png")
+        snippet = driver.execute_script("return document.getElementById('embed-video').value")
+        assert_snippet_plays_on_another_site(driver, snippet, 1280, "mse")
     finally:
-        site.close()
+        driver.quit()
 
 
 def test_mse_player_goes_on_past_a_segment_it_cannot_fetch(page, live):
