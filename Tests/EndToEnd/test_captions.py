@@ -32,6 +32,7 @@ TOKEN = "a-token-for-the-captions-test"
 # text only while it is visible); each sample's last field is the captions showing. Video.js shows
 # captions itself, from the player's text tracks (not the <video>'s).
 CAPTIONS_ON = """
+performance.setResourceTimingBufferSize(100000);
 setTimeout(function on() {
     if (window.shakaPlayer) window.shakaPlayer.setTextTrackVisibility(true);
     else if (typeof shaka !== "undefined") setTimeout(on, 100);
@@ -118,6 +119,14 @@ def test_captions_show_in_every_standard_player_when_they_are_said(tmp_path):
         for name in START:
             wait_until(lambda: len([s for s in sampled(name)[-20:] if s[2] is not None]) > 10, 40, interval=0.5,
                        what=f"{name} playing")
+        # And streaming the captions: a player starts to once they are turned on, and lines their
+        # segments up with the pictures' (Video.js from the second it loads), which is not what
+        # is measured here.
+        for name in START:
+            wait_until(lambda: len(set(drivers[name].execute_script(
+                "return performance.getEntriesByType('resource').map((e) => e.name)"
+                ".filter((n) => n.includes('/captions/') && n.endsWith('.vtt'))"))) >= 2, 20, interval=0.5,
+                what=f"{name} loading the captions' segments")
 
         # A caption a second and a half, each for 2.5 s (a short sentence; two on screen at once at
         # times), said "now". The captions' segments are noted as they are listed: when each was cut.

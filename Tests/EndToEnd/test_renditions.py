@@ -233,8 +233,11 @@ def test_the_player_plays_the_shared_sound_from_a_source_buffer_of_its_own(low_l
         for kind in ("sound", "pictures"):
             assert later[kind][-1][1] > first[kind][-1][1], (kind, first, later)
         assert holds_playhead(later), later
-        status = player_status(driver)
-        assert status["engine"] == "mse" and status["latency"] is not None and status["latency"] < 3, status
+        # Near the live edge: under 3 s behind the screen once it has caught up (on a loaded machine
+        # one run read 4.4 s six seconds in; the player speeds up until it is back).
+        status = wait_until(lambda: (taken := player_status(driver))["latency"] is not None
+                            and taken["latency"] < 3 and taken, 20, interval=0.2, what="a latency under 3 s")
+        assert status["engine"] == "mse", status
         assert console_errors(driver) == []
     finally:
         driver.quit()

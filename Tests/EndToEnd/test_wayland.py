@@ -99,7 +99,7 @@ def test_a_window_appears_where_it_is_and_moves_without_leaving_a_trace(desktop,
         shows(publisher, lambda p: near(p(200, 140), GREEN) and near(p(104, 84), GREEN)
               and near(p(295, 195), GREEN) and near(p(95, 140), RED) and near(p(305, 140), RED)
               and near(p(200, 75), RED), "the window in its place in the stream")
-        desktop.run("swaymsg", '[app_id="onair-green"] move position 400 300')
+        desktop.place("onair-green", 400, 300, 200, 120)
         picture = shows(publisher, lambda p: near(p(500, 360), GREEN), "the window at its new place")
         assert near(picture(200, 140), RED), "nothing stale where the window was"
     finally:

@@ -7,6 +7,7 @@ its own XDG_RUNTIME_DIR, and so does the onair that captures it (the portal serv
 The wlroots portal 0.7 needs `native/screencopy-shm.c` to share a screen drawn without a GPU.
 """
 
+import json
 import os
 import shutil
 import signal
@@ -129,9 +130,34 @@ class WaylandDesktop:
         """A Wayland window (foot, a terminal) filled with `colour` (`rrggbb`), floating at x, y."""
         self._spawn(app_id, "foot", "--app-id", app_id, "-o", f"colors.background={colour}",
                     "-o", f"colors.foreground={colour}", "-o", f"colors.cursor={colour} {colour}", "sleep", "600")
-        criteria = f'[app_id="{app_id}"]'
-        wait_until(lambda: app_id in self.run("swaymsg", "-t", "get_tree").stdout, 15, what=f"window {app_id}")
-        self.run("swaymsg", f"{criteria} floating enable, resize set {width} {height}, move position {x} {y}")
+        wait_until(lambda: self.rect(app_id), 15, what=f"window {app_id}")
+        self.place(app_id, x, y, width, height)
+
+    def place(self, app_id, x, y, width, height):
+        """Floats the window at x, y at that size, and waits until sway has it there: a command
+        that comes while the client is still answering its first configure may not hold."""
+        def placed():
+            if self.rect(app_id) == (x, y, width, height):
+                return True
+            self.run("swaymsg", f'[app_id="{app_id}"] floating enable, resize set {width} {height}, '
+                     f"move position {x} {y}")
+            return False
+        wait_until(placed, 15, interval=0.5, what=f"window {app_id} at {width}x{height}+{x}+{y}")
+
+    def rect(self, app_id):
+        """Where sway has the window: (x, y, width, height), or None while it has none."""
+        def find(node):
+            if node.get("app_id") == app_id:
+                return node
+            for child in node.get("nodes", []) + node.get("floating_nodes", []):
+                if found := find(child):
+                    return found
+            return None
+        node = find(json.loads(self.run("swaymsg", "-t", "get_tree").stdout))
+        if node is None:
+            return None
+        rect = node["rect"]
+        return rect["x"], rect["y"], rect["width"], rect["height"]
 
     def stop_sharing(self):
         """What the desktop does when the user stops sharing: the portal's stream goes away."""
