@@ -200,7 +200,7 @@ def test_every_standard_player_plays_on_when_its_origin_dies(mode, tmp_path):
             wall = after[-1][0] - killed
             if name == "video.js" and mode == "ladder":
                 # Video.js with a ladder and its sound apart plays on, but has stalled for up to
-                # 6 s in some runs (docs/origin.md): only that it plays on is held to here.
+                # 3.5 s in some runs (docs/origin.md): only that it plays on is held to here.
                 if played < wall / 3:
                     failures.append(f"{name}: played {played:.1f} s of {wall:.1f}")
             else:
