@@ -197,7 +197,7 @@ public final class Broadcast: Sendable {
             .stopped,
             "stopped channel \(config.channel): \(counts.segmentsOut) segments, \(counts.framesCaptured) frames captured, \(counts.framesRepeated) repeated, \(counts.framesDropped) dropped, \(counts.framesEncoded) encoded"
                 + (counts.renditions ?? []).map {
-                    "; \($0.id): \($0.framesEncoded) encoded, \($0.framesDropped) dropped, \($0.framesShed) repeated to keep up"
+                    "; \($0.id): \($0.framesEncoded) encoded, \($0.framesDropped) dropped, \($0.framesShed) held to keep up"
                 }.joined()
         )
         hub.finish()

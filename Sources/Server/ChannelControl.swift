@@ -40,7 +40,7 @@ public struct ChannelStatistics: Sendable, Equatable, Codable {
     /// Pixels read from the screen and converted, in total and over the last second (screen
     /// sources only): what a changed part of the screen costs.
     public var capture: CaptureWork.Figures?
-    /// A ladder's rungs, largest first: frames encoded, dropped, and repeated to keep up.
+    /// A ladder's rungs, largest first: frames encoded, dropped, and held to keep up (not encoded).
     public var renditions: [Rendition]?
 
     public struct Rendition: Sendable, Equatable, Codable {

@@ -422,8 +422,8 @@ def test_on_a_starved_machine_the_top_rung_sheds_and_the_lower_keeps_its_frames(
         server.stop()
     output = publisher.output()
     assert "[rendition_overloaded] rendition 1920x1080 cannot be encoded in real time" in output, output
-    counts = re.search(r"1920x1080: (\d+) encoded, (\d+) dropped, (\d+) repeated to keep up; "
-                       r"320x180: (\d+) encoded, (\d+) dropped, (\d+) repeated to keep up", output)
+    counts = re.search(r"1920x1080: (\d+) encoded, (\d+) dropped, (\d+) held to keep up; "
+                       r"320x180: (\d+) encoded, (\d+) dropped, (\d+) held to keep up", output)
     assert counts, output
     top_encoded, top_dropped, top_shed, low_encoded, low_dropped, low_shed = map(int, counts.groups())
     print(counts.group(0))
