@@ -25,6 +25,7 @@ struct Onair: AsyncParsableCommand {
     /// Bad input is one line on stderr and exit status 2, before anything starts.
     static func main() async {
         Heap.limitArenas()
+        Heap.mapLargeBlocks()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
