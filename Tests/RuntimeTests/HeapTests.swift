@@ -3,7 +3,8 @@ import Testing
 
 import Runtime
 
-/// One test at a time: each measures the process's resident memory while it frees tens of MiB.
+/// One test at a time: one measures the process's resident memory, the other changes where glibc
+/// puts large blocks.
 @Suite(.serialized) struct HeapTests {
     /// The process's anonymous resident memory, from /proc/self/status, in bytes.
     private func residentAnonymousBytes() throws -> Int {

@@ -119,8 +119,9 @@ public final class VideoEncoder {
     /// What onair sets of libaom beyond its real-time mode: `tune-content=screen` (palette and
     /// intra block copy for text and flat areas, and rate control for a screen's bursts) and speed
     /// 9, one below its fastest: at 10, libaom refines typed text more slowly after each key frame
-    /// (typing at 1250k: SSIM 0.99983 at 10, 0.99992 at 9, as x264 at 2500k, in fewer bytes), and 9
-    /// costs 6–14 % more CPU on text, 12 % with a video on screen (docs/codecs.md).
+    /// (typing at 1250k, two runs: SSIM 0.99980–0.99983 at 10, 0.99990–0.99992 at 9, as x264 at
+    /// 2500k, in fewer bytes), and 9 costs 6–14 % more CPU on text, 12 % with a video on screen
+    /// (docs/codecs.md).
     public static let aomParameters = "tune-content=screen:cpu-used=9"
 
     /// The sequence header an AV1 encoder with these settings makes, from a blank picture.
