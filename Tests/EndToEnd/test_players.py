@@ -30,6 +30,18 @@ START = {
     "hls.js": ("hls-1.7.0.min.js", """
         const hls = new Hls({lowLatencyMode: true});
         hls.on(Hls.Events.ERROR, (event, data) => failed(data.details, data.fatal));
+        // What hls.js did, for a failure's message: when (s), the event, and what it names.
+        window.trace = [];
+        const traced = (name, detail) => window.trace.push([Date.now() / 1000, name, detail]);
+        hls.on(Hls.Events.ERROR, (event, data) => traced("error", data.details + " " + (data.context?.url || data.frag?.url || "") + " " + (data.response?.code ?? "") + " action " + (data.errorAction?.action ?? "") + " resolved " + data.errorAction?.resolved));
+        hls.on(Hls.Events.LEVELS_UPDATED, (event, data) => traced("levels", data.levels.map((level) => level.url[0]).join(" ")));
+        hls.on(Hls.Events.LEVEL_LOADING, (event, data) => traced("level loading", data.url));
+        hls.on(Hls.Events.LEVEL_LOADED, (event, data) => traced("level loaded", data.details.url + " " + data.details.lastPartSn + "." + data.details.lastPartIndex));
+        hls.on(Hls.Events.FRAG_LOADING, (event, data) => traced("loading", (data.part || data.frag).url));
+        hls.on(Hls.Events.FRAG_BUFFERED, (event, data) => traced("buffered", (data.part || data.frag).url));
+        hls.on(Hls.Events.STEERING_MANIFEST_LOADED, (event, data) => traced("steering", JSON.stringify(data.steeringManifest)));
+        setInterval(() => traced("at", video.currentTime.toFixed(2) + " buffered " + Array.from(
+            {length: video.buffered.length}, (_, i) => video.buffered.start(i).toFixed(2) + "-" + video.buffered.end(i).toFixed(2)).join(" ")), 250);
         hls.loadSource(SOURCE);
         hls.attachMedia(video);"""),
     "shaka": ("shaka-player-4.16.44.compiled.js", """
@@ -214,6 +226,11 @@ def test_every_standard_player_plays_on_when_its_origin_dies(mode, tmp_path):
             # there its position stands for it.
             if mode != "ladder" and len(codes) < len(after) / 2:
                 failures.append(f"{name}: the time code read in only {len(codes)} of {len(after)} samples")
+            if any(failure.startswith(f"{name}:") for failure in failures):
+                # What the player did from 2 s before the death, where it keeps a trace (hls.js).
+                for then, what, detail in drivers[name].execute_script("return window.trace || []"):
+                    if then > killed - 2:
+                        print(f"{name} {then - killed:+7.2f} {what} {detail}")
         assert failures == []
     finally:
         for driver in drivers.values():
