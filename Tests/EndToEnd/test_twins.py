@@ -450,7 +450,7 @@ def play_across_a_death(page, url, victim, restarts=0, top_quality=False):
 
 # How far behind the clock (s) a player the browser's HLS starts on a twin may play: the channel's
 # HOLD-BACK (three target durations), up to one more for where a segment begins, and 1 s of
-# capture-to-screen delay (measured 7.0-8.0 s behind in all).
+# capture-to-screen delay (measured 6.6-8.0 s behind in all).
 RESTARTED_BEHIND = 4 * TARGET + 1
 
 
