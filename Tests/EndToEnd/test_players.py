@@ -113,9 +113,9 @@ def waited_out_a_buffered_segment(trace, killed):
     """How long (s) hls.js loaded nothing after the death, when its trace shows hls.js 1.7.0's wait
     at a segment's end (docs/origin.md): the origin died while it asked for part 0 of segment N (the
     part after the last it held), and the first media it loaded from the twin, more than 2 s later,
-    was part N.0. Its buffer then ends a microsecond before segment N (its float sums of part
-    durations), where its loop-loading guard takes the twin's copy of N - 1 for one it holds, and it
-    waits until N - 1's parts leave the playlist. None for any other trace."""
+    was part N.0. The browser reports its buffer ending a microsecond before segment N, where its
+    loop-loading guard takes the twin's copy of N - 1 for one it holds, and it waits until N - 1's
+    parts leave the playlist. None for any other trace."""
     waited = next((re.search(r"_HLS_msn=(\d+)&_HLS_part=0\b", detail) for then, what, detail in trace
                    if what == "error" and then >= killed - 0.1 and "LoadError" in detail), None)
     loads = [(then, detail) for then, what, detail in trace
