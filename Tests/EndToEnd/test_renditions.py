@@ -136,8 +136,10 @@ def test_rungs_are_aligned_segment_by_segment_and_share_one_sound(ladder):
     rungs = {r["id"]: r for r in publisher.control(method="GET").json()["stats"]["renditions"]}
     assert all(missing[id] <= rungs[id]["framesDropped"] + rungs[id]["framesShed"] for id in missing), \
         (missing, rungs)
-    # Shedding starts only after drops (three within 2 s: RungShedding.dropsToStart).
+    # Shedding starts only after drops (three within 2 s: RungShedding.dropsToStart), and only the
+    # top rung sheds.
     assert all(r["framesShed"] == 0 or r["framesDropped"] >= 3 for r in rungs.values()), rungs
+    assert rungs["360p"]["framesShed"] == 0, rungs
     # Matching numbers and target durations.
     assert top.target == low.target
     assert top.sequence == low.sequence or abs(top.sequence - low.sequence) <= 1
