@@ -140,6 +140,33 @@ import Runtime
         #expect(gone == 20_000)
     }
 
+    @Test func aFullWindowHoldsLittleMoreThanItListsForHours() {
+        // 30 min of 2 s segments (900 listed), fed four hours of them: once full, it holds its 900
+        // and at most 111 that left (the slack, 900 / 8 = 112, is let go of as it is reached), and
+        // its list's room stays about that, not twice the window (2026-12-07: 1,800 held, the room
+        // doubled to 1,800 and more, half an hour after the window filled).
+        var window = DVRWindow(seconds: 1800, version: 6, targetDuration: 2)
+        var mostHeld = 0
+        var mostRoom = 0
+        for sequence in 0..<7200 {
+            _ = window.append(
+                sequence: sequence, file: "seg\(sequence).m4s", duration: 2,
+                programDateTime: Self.start + Int64(sequence) * 2000, discontinuity: false, map: "init.mp4",
+                format: .fmp4, missingDuration: 2)
+            if sequence >= 900 {
+                mostHeld = max(mostHeld, window.held.segments)
+                mostRoom = max(mostRoom, window.held.room)
+            }
+        }
+        #expect(window.playlist.segments.count == 900)
+        #expect(window.playlist.mediaSequence == 7200 - 900)
+        #expect(mostHeld == 900 + 111)
+        #expect(mostRoom >= mostHeld && mostRoom < 1080)
+        #expect(DVRWindow.slack(listing: 900) == 112)
+        #expect(DVRWindow.slack(listing: 40) == 16 && DVRWindow.slack(listing: 5) == 5)
+        #expect(DVRWindow.slack(listing: 0) == 0)
+    }
+
     @Test func aDiscontinuityIsCountedWhenItsSegmentLeavesAsLiveCountsIt() {
         var window = DVRWindow(seconds: 6, version: 6, targetDuration: 2, discontinuitySequence: 2)
         for sequence in 0..<6 {

@@ -73,6 +73,8 @@ public final class DVRSink: PublicationSink {
                 seconds: seconds, version: timeline.configuration.format.playlistVersion,
                 targetDuration: timeline.configuration.targetDuration,
                 discontinuitySequence: timeline.discontinuitySequence)
+        // Taken out while it changes, so that its list is changed in place, not copied at every segment.
+        self.window = nil
         var changed = false
         // Listed or only still downloadable: a sink that fell behind takes what the timeline still has.
         for segment in timeline.segments where segment.sequence > (window.lastSequence ?? .min) {

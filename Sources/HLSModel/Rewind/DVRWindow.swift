@@ -19,6 +19,8 @@ public struct DVRWindow: Sendable, Equatable {
     public let grace: Double
     /// What it lists, the segments that left it included until the next compaction: each
     /// segment costs the same whatever the window's length (a week of 1 s segments is 600,000).
+    /// Its room is kept to what it lists and the next compaction's slack, so that a full window
+    /// does not grow to twice its list in a window's time.
     private var stored: MediaPlaylist
     /// How many of `stored`'s first segments have left the window.
     private var left = 0
@@ -54,6 +56,15 @@ public struct DVRWindow: Sendable, Equatable {
 
     /// Whether it lists nothing, without making its playlist.
     public var isEmpty: Bool { left == stored.segments.count }
+
+    /// Segments it holds, those that left it and are not let go of yet included, and the room its
+    /// list has: what its memory is in proportion to.
+    public var held: (segments: Int, room: Int) { (stored.segments.count, stored.segments.capacity) }
+
+    /// Segments that may have left before they are let go of: an eighth of what is listed, at
+    /// least 16 but never more than is listed (a window emptied by a jump lets go at once), so each
+    /// listed segment is copied at most eight times while it is listed.
+    public static func slack(listing listed: Int) -> Int { min(listed, max(16, listed / 8)) }
 
     /// The window's playlist as it stands (`dvr-media.m3u8`): made anew on each call, so read once.
     public var playlist: MediaPlaylist {
@@ -161,17 +172,22 @@ public struct DVRWindow: Sendable, Equatable {
     }
 
     /// Lets the first `count` listed segments go: their files leave now. What left is let go of
-    /// once it is as long as what is listed, so the work stays in proportion to what arrives.
+    /// once it is the slack of what is listed (``slack(listing:)``): the list is then copied, with
+    /// room for what is listed and the next slack, so a full window's memory stays flat and the
+    /// work stays in proportion to what arrives.
     private mutating func drop(_ count: Int) {
         guard count > 0 else { return }
         for head in stored.segments[left..<(left + count)] {
             if head.gap { listedGaps -= 1 } else { leaving.append(Leaving(file: head.uri, leftAt: clock)) }
         }
         left += count
-        if left * 2 >= stored.segments.count {
+        let listed = stored.segments.count - left
+        if left >= Self.slack(listing: listed) {
             stored = stored.dropping(first: left)
             left = 0
             listedSeconds = stored.duration
+            // The next compaction comes before the list outgrows this: a segment and a slack more.
+            stored.segments.reserveCapacity(listed + Self.slack(listing: listed) + 1)
         }
     }
 
