@@ -8,6 +8,9 @@
 #   scripts/soak.sh [minutes]      (default 120)
 #
 # ONAIR_BINARY=.build/debug/onair soaks another build (default: the release build, made here).
+# ONAIR_BESIDE=<another build of onair> runs a second `onair serve` of that build beside the first,
+# fed by a second push of the same publisher and played by the same viewers, and prints its
+# figures beside the first's: an origin's change measured side by side in one run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 minutes=${1:-120}
@@ -18,7 +21,7 @@ fi
 work=$(mktemp -d)
 pids=()
 # The logs stay for a look afterwards: `soak: logs in DIR` says where.
-trap 'kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$work/dvr" "$work/origin-dvr" "$work/rec"' EXIT
+trap 'kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$work/dvr" "$work/origin-dvr" "$work/beside-dvr" "$work/rec"' EXIT
 source scripts/bench/common.sh
 origin_port=$(free_port)
 publisher_port=$(free_port)
@@ -38,9 +41,22 @@ ONAIR_INGEST_TOKEN=$token "$ONAIR_BINARY" serve --host 127.0.0.1 --port "$origin
 origin=$!
 pids+=("$origin")
 wait_for_port "$origin_port"
+pushes=(--push "http://127.0.0.1:$origin_port/ingest/soak/")
+origins=("http://127.0.0.1:$origin_port")
+beside=
+if [ -n "${ONAIR_BESIDE:-}" ]; then
+    beside_port=$(free_port)
+    ONAIR_INGEST_TOKEN=$token "$ONAIR_BESIDE" serve --host 127.0.0.1 --port "$beside_port" --dvr 30m \
+        --dvr-dir "$work/beside-dvr" --log-level notice >"$work/beside.log" 2>&1 &
+    beside=$!
+    pids+=("$beside")
+    wait_for_port "$beside_port"
+    pushes+=(--push "http://127.0.0.1:$beside_port/ingest/soak/")
+    origins+=("http://127.0.0.1:$beside_port")
+fi
 ONAIR_PUSH_HEADER="Authorization: Bearer $token" "$ONAIR_BINARY" publish --channel soak --source test --audio test --renditions 720p,360p --low-latency \
     --dvr 30m --dvr-dir "$work/dvr" --record "$work/rec" --host 127.0.0.1 --port "$publisher_port" \
-    --push "http://127.0.0.1:$origin_port/ingest/soak/" --duration "$((minutes + 1))m" --log-level notice >"$work/publish.log" 2>&1 &
+    "${pushes[@]}" --duration "$((minutes + 1))m" --log-level notice >"$work/publish.log" 2>&1 &
 publisher=$!
 pids+=("$publisher")
 wait_for_port "$publisher_port"
@@ -55,7 +71,7 @@ viewer() {  # base rung
         sleep 1 # a viewer's reload period
     done
 }
-for base in "http://127.0.0.1:$publisher_port" "http://127.0.0.1:$origin_port"; do
+for base in "http://127.0.0.1:$publisher_port" "${origins[@]}"; do
     for rung in 720p 360p; do
         viewer "$base" "$rung" &
         pids+=("$!")
@@ -75,20 +91,30 @@ sample() {  # pid: "rss_mib anon_mib fds threads", empty once the process is gon
 echo "soak: logs in $work"
 printf "soak: %s min of a 720p+360p Low-Latency ladder, --dvr 30m, --record, pushed to onair serve (--dvr 30m)\n" \
     "$minutes"
-printf "%6s | %8s %8s %4s %7s | %8s %8s %4s %7s\n" "minute" "pub MiB" "anon" "fds" "threads" "orig MiB" "anon" \
-    "fds" "threads"
+header=$(printf "%6s | %8s %8s %4s %7s | %8s %8s %4s %7s" "minute" "pub MiB" "anon" "fds" "threads" "orig MiB" "anon" \
+    "fds" "threads")
+[ -z "$beside" ] || header+=$(printf " | %8s %8s %4s %7s" "beside" "anon" "fds" "threads")
+echo "$header"
 samples=$work/samples  # minute, then each process's RSS and anonymous MiB
 minute=0
 while kill -0 "$publisher" 2>/dev/null; do
     sleep 60 # the sampling period
     read -r p_rss p_anon p_fds p_threads <<<"$(sample "$publisher")" || true
     read -r o_rss o_anon o_fds o_threads <<<"$(sample "$origin")" || true
+    b_rss=
+    [ -z "$beside" ] || read -r b_rss b_anon b_fds b_threads <<<"$(sample "$beside")" || true
     # The publisher gone between two samples: the last minute is the last one sampled.
-    [ -n "${p_rss:-}" ] && [ -n "${o_rss:-}" ] || break
+    [ -n "${p_rss:-}" ] && [ -n "${o_rss:-}" ] && { [ -z "$beside" ] || [ -n "$b_rss" ]; } || break
     minute=$((minute + 1))
-    echo "$minute $p_rss $p_anon $o_rss $o_anon" >>"$samples"
-    printf "%6d | %8s %8s %4s %7s | %8s %8s %4s %7s\n" "$minute" "$p_rss" "$p_anon" "$p_fds" "$p_threads" "$o_rss" \
-        "$o_anon" "$o_fds" "$o_threads"
+    line=$(printf "%6d | %8s %8s %4s %7s | %8s %8s %4s %7s" "$minute" "$p_rss" "$p_anon" "$p_fds" "$p_threads" \
+        "$o_rss" "$o_anon" "$o_fds" "$o_threads")
+    if [ -z "$beside" ]; then
+        echo "$minute $p_rss $p_anon $o_rss $o_anon" >>"$samples"
+    else
+        echo "$minute $p_rss $p_anon $o_rss $o_anon $b_rss $b_anon" >>"$samples"
+        line+=$(printf " | %8s %8s %4s %7s" "$b_rss" "$b_anon" "$b_fds" "$b_threads")
+    fi
+    echo "$line"
     # The publisher runs a minute longer than sampled: no sample is taken while it stops.
     ((minute < minutes)) || break
 done
@@ -96,7 +122,8 @@ cpu_minutes() {  # pid: the CPU time it has used (user and system), in minutes
     awk -v tick="$(getconf CLK_TCK)" '{ sub(/.*\) /, ""); printf "%.1f", ($12 + $13) / tick / 60 }' "/proc/$1/stat" \
         2>/dev/null || echo "?"
 }
-echo "CPU used in $minute minutes: publisher $(cpu_minutes "$publisher") min, origin $(cpu_minutes "$origin") min"
+echo "CPU used in $minute minutes: publisher $(cpu_minutes "$publisher") min, origin $(cpu_minutes "$origin") min${beside:+,\
+ the origin beside it $(cpu_minutes "$beside") min}"
 kill -INT "$publisher" 2>/dev/null || true
 wait "$publisher" || echo "soak: the publisher exited with status $?"
 
@@ -106,12 +133,12 @@ wait "$publisher" || echo "soak: the publisher exited with status $?"
 filled=31
 if ((minute > filled + 1)); then
     awk -v from="$filled" '
-        $1 >= from { n++; x = $1; sx += x; sxx += x * x
-                     for (c = 2; c <= 5; c++) { y[c] = $c; sy[c] += $c; sxy[c] += x * $c; if ($1 == from) first[c] = $c } }
+        $1 >= from { n++; x = $1; sx += x; sxx += x * x; last = NF
+                     for (c = 2; c <= NF; c++) { y[c] = $c; sy[c] += $c; sxy[c] += x * $c; if ($1 == from) first[c] = $c } }
         END {
-            split("publisher RSS,publisher anonymous,origin RSS,origin anonymous", label, ",")
+            split("publisher RSS,publisher anonymous,origin RSS,origin anonymous,beside RSS,beside anonymous", label, ",")
             printf "after the windows filled (minute %d to %d), MiB an hour:\n", from, x
-            for (c = 2; c <= 5; c++) {
+            for (c = 2; c <= last; c++) {
                 slope = (n * sxy[c] - sx * sy[c]) / (n * sxx - sx * sx) * 60
                 printf "  %-20s %7.1f -> %7.1f: %+6.2f first to last, %+6.2f slope\n", label[c - 1], first[c], y[c],
                     (y[c] - first[c]) * 60 / (x - from), slope
@@ -119,8 +146,8 @@ if ((minute > filled + 1)); then
         }' "$samples"
 fi
 failed=$(grep -c "push_failed" "$work/publish.log" || true)
-refused=$(grep -cE "refused|409|507|503" "$work/serve.log" || true)
-printf "pushes failed (publisher's push_failed events): %s; refusals in the origin's log: %s\n" "$failed" "$refused"
+refused=$(cat "$work/serve.log" ${beside:+"$work/beside.log"} | grep -cE "refused|409|507|503" || true)
+printf "pushes failed (publisher's push_failed events): %s; refusals in the origins' logs: %s\n" "$failed" "$refused"
 grep -E "push_failed|push_recovered" "$work/publish.log" | head -20 || true
 stopped=$(grep -oE "[0-9]+ frames captured, [0-9]+ repeated, [0-9]+ dropped" "$work/publish.log" | tail -1 || true)
 [ -z "$stopped" ] || echo "publisher at its stop: $stopped"
