@@ -260,6 +260,23 @@ import Runtime
         #expect(FileManager.default.fileExists(atPath: window.url.appendingPathComponent(".onair-dvr").path))
     }
 
+    @Test func aLaddersRenditionsMakeTheirFolderAtOnceAndNoneIsRefused() throws {
+        // An origin's channel makes its window's folder with its first segment, from each rendition's
+        // thread at once. One of them saw the folder another had just made before its mark, and
+        // refused it (`dvr_failed` at a soak's start, 2026-12-07): its first segment was a gap.
+        for _ in 0..<100 {
+            let root = DirectoryMirrorTests.folder()
+            defer { try? FileManager.default.removeItem(at: root) }
+            let window = DVRFolder.ofThisProcess(root: root, channel: "demo", seconds: 60)
+            let refused = Mutex(0)
+            DispatchQueue.concurrentPerform(iterations: 3) { _ in
+                do { try window.prepare() } catch { refused.withLock { $0 += 1 } }
+            }
+            #expect(refused.withLock { $0 } == 0)
+            #expect(FileManager.default.fileExists(atPath: window.url.appendingPathComponent(".onair-dvr").path))
+        }
+    }
+
     @Test func itKeepsTheWindowOnDiskAndDeletesWhatLeftIt() throws {
         let folder = DirectoryMirrorTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }

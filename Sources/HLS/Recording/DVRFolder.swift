@@ -96,8 +96,17 @@ public struct DVRFolder: Sendable {
     /// Makes the folder, with its mark, when it is not there yet; refuses one that is not onair's.
     /// In a shared `--dvr-dir` someone may plant a link under the folder's name: the folder is made
     /// with `mkdir` (which never follows one), opened without following links, checked to be a
-    /// folder of this user, and its mark is made inside it through that open folder.
+    /// folder of this user, and its mark is made inside it through that open folder. A ladder's
+    /// renditions make it from their own threads, so one makes it at a time: another would see the
+    /// folder before its mark, and refuse it.
     public func prepare() throws {
+        try Self.preparing.withLock { _ in try makeWithMark() }
+    }
+
+    /// Folders are made one at a time in a process (``prepare()``).
+    private static let preparing = Mutex(())
+
+    private func makeWithMark() throws {
         if Self.exists(url) {
             guard Self.isOurs(url) else {
                 throw FileFailure(path: url.path, reason: Self.notOurs)
