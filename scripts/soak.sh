@@ -3,7 +3,8 @@
 # `onair serve` (which keeps its own 30 min window), played by viewers of both, for MINUTES. Every
 # minute it prints, for the publisher and the origin, the resident and anonymous memory, the open
 # descriptors and the threads; at the end, how each grew after the rewind windows filled (minute
-# 31), per hour, and every push the origin refused or closed. Not part of scripts/test.sh.
+# 31), per hour, every push the origin refused or closed, and every warning it logged. Not part of
+# scripts/test.sh.
 #
 #   scripts/soak.sh [minutes]      (default 120)
 #
@@ -149,5 +150,9 @@ failed=$(grep -c "push_failed" "$work/publish.log" || true)
 refused=$(cat "$work/serve.log" ${beside:+"$work/beside.log"} | grep -cE "refused|409|507|503" || true)
 printf "pushes failed (publisher's push_failed events): %s; refusals in the origins' logs: %s\n" "$failed" "$refused"
 grep -E "push_failed|push_recovered" "$work/publish.log" | head -20 || true
+# What else went wrong at the origins (a rewind window that could not be written, for one).
+warnings=$(cat "$work/serve.log" ${beside:+"$work/beside.log"} | grep -c " warning " || true)
+printf "warnings in the origins' logs: %s\n" "$warnings"
+cat "$work/serve.log" ${beside:+"$work/beside.log"} | grep " warning " | head -20 || true
 stopped=$(grep -oE "[0-9]+ frames captured, [0-9]+ repeated, [0-9]+ dropped" "$work/publish.log" | tail -1 || true)
 [ -z "$stopped" ] || echo "publisher at its stop: $stopped"
