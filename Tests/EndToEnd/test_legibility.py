@@ -3,8 +3,10 @@ an editor and then stops, every frame of every segment that begins once the scre
 for 1 s — its IDR, the first picture a viewer who joins then sees, included — is compared with a
 screenshot: SSIM of the luma ≥ 0.995, with and without Low-Latency HLS, at the default rate and
 at half of it, after 4 s and after 60 s of typing; in AV1 at its own default rate (half H.264's),
-at half of that, and with Low-Latency HLS. The cadence encodes a still screen's frames
-seconds apart; the encoder budgets each for the time it stands for, not for a 30th of a second."""
+at half of that, and with Low-Latency HLS, ≥ 0.9995. The cadence encodes a still screen's frames
+seconds apart; the encoder budgets each for the time it stands for, not for a 30th of a second.
+libaom's constrained quality gives a key frame the bytes a whole picture of text needs, where its
+real-time CBR gave it three or four frames' worth (at half the rate: 0.9986–0.9996 before)."""
 
 import datetime
 import os
@@ -21,7 +23,7 @@ from xserver import XServer
 
 EDITOR = Path(__file__).resolve().parents[2] / "scripts/bench/editor.py"
 WIDTH, HEIGHT = 1920, 1080
-SHARP = 0.995
+SHARP = {"h264": 0.995, "av1": 0.9995}
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +85,7 @@ def test_once_the_screen_is_still_every_frame_is_as_sharp_as_the_screen(screen, 
         for uri, frames in seen.items():
             assert frames, uri
             # The first frame is the segment's IDR: where a viewer who joins now begins.
-            assert min(frames) >= SHARP, (uri, frames)
+            assert min(frames) >= SHARP[codec], (uri, frames)
     finally:
         if publisher:
             publisher.kill()

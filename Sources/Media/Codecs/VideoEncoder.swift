@@ -95,6 +95,7 @@ public final class VideoEncoder {
                 try check(av_opt_set(options, "enable-cfl-intra", "0", 0), "enable-cfl-intra")
                 try check(av_opt_set(options, "enable-angle-delta", "0", 0), "enable-angle-delta")
                 try check(av_opt_set(options, "aom-params", Self.aomParameters, 0), "aom-params")
+                try check(av_opt_set(options, "crf", String(Self.aomQualityLevel), 0), "crf")
             }
         } finish: { _, packet in
             // One tick of the 1/fps time base; a picture shown longer (a still screen's frames come
@@ -123,6 +124,22 @@ public final class VideoEncoder {
     /// 2500k, in fewer bytes), and 9 costs 6–14 % more CPU on text, 12 % with a video on screen
     /// (docs/codecs.md).
     public static let aomParameters = "tune-content=screen:cpu-used=9"
+
+    /// libaom's quality level (`cq-level`, 0–63), which puts it in its constrained-quality mode: the
+    /// rate is aimed at `bitrate`, and no frame is made finer than this level needs. Without it,
+    /// libaom's real-time mode runs its one-pass CBR, which sizes a key frame as three or four
+    /// frames of the average rate: made for a camera, where one more frame says little, and
+    /// starving a screen, whose key frame is the whole picture of text every later frame refers
+    /// to. Every segment starts with one, so a joining viewer saw it blurred, and the frames after
+    /// it refined it slowly. Replayed screens at 1250k through libaom as onair sends them (the
+    /// frames the cadence encodes; SSIM Y of every picture a viewer sees): typing 0.99970 → 0.99992
+    /// for 7 % more bytes, a terminal 0.99950 → 0.99987 (its worst picture 0.9941 → 0.9994), a video
+    /// in a corner 0.99816 → 0.99971 (its key frames 0.964 → 0.9998) for 16 % fewer bytes. Below
+    /// 20 the text is no sharper and a moving picture costs more; above it, a scrolled file blurs
+    /// more. The cost: on a picture that changes whole every frame, libaom's constrained quality
+    /// does not hold the rate (a 1080p fractal zoom took 1.6–1.7× it); the playlists' BANDWIDTH is
+    /// measured, so players are told (docs/codecs.md).
+    public static let aomQualityLevel = 20
 
     /// The sequence header an AV1 encoder with these settings makes, from a blank picture.
     private static func firstSequenceHeader(_ settings: VideoEncoderSettings) throws -> [UInt8] {
