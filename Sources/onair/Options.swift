@@ -207,7 +207,8 @@ struct EncodingOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Video rate cap in bits per second (k, M suffixes). (default: 2500k in h264, 1250k in av1)",
+            "Video rate in bits per second (k, M suffixes): in h264 a cap; in av1 what libaom aims at, "
+                + "which a picture changing whole every frame may pass. (default: 2500k in h264, 1250k in av1)",
             valueName: "rate"))
     var videoBitrate: Bitrate?
 
