@@ -7,7 +7,7 @@ public struct VideoEncoderSettings: Sendable, Equatable {
     public var width: Int
     public var height: Int
     public var fps: Int
-    /// The rate cap, in bits per second.
+    /// The rate, in bits per second: x264's cap, libaom's aim (`aomQualityLevel`).
     public var bitrate: Int
     /// Frames between IDRs: fps × segment duration, so every segment starts with one.
     public var keyframeInterval: Int
@@ -126,7 +126,7 @@ public final class VideoEncoder {
     public static let aomParameters = "tune-content=screen:cpu-used=9"
 
     /// libaom's quality level (`cq-level`, 0–63), which puts it in its constrained-quality mode: the
-    /// rate is aimed at `bitrate`, and no frame is made finer than this level needs. Without it,
+    /// rate is aimed at `bitrate`, and no frame is quantized finer than this level. Without it,
     /// libaom's real-time mode runs its one-pass CBR, which sizes a key frame as three or four
     /// frames of the average rate: made for a camera, where one more frame says little, and
     /// starving a screen, whose key frame is the whole picture of text every later frame refers
