@@ -134,12 +134,14 @@ public final class VideoEncoder {
     /// it refined it slowly. Replayed screens at 1250k through libaom as onair sends them (the
     /// frames the cadence encodes; SSIM Y of every picture a viewer sees): typing 0.99970 → 0.99992
     /// for 7 % more bytes, a terminal 0.99950 → 0.99987 (its worst picture 0.9941 → 0.9994), a video
-    /// in a corner 0.99816 → 0.99971 (its key frames 0.964 → 0.9998) for 16 % fewer bytes. Below
-    /// 20 the text is no sharper and a moving picture costs more; above it, a scrolled file blurs
-    /// more. The cost: on a picture that changes whole every frame, libaom's constrained quality
-    /// does not hold the rate (a 1080p fractal zoom took 1.6–1.7× it); the playlists' BANDWIDTH is
-    /// measured, so players are told (docs/codecs.md).
-    public static let aomQualityLevel = 20
+    /// in a corner 0.99816 → 0.99971 (its key frames 0.964 → 0.9998) for 16 % fewer bytes (level
+    /// 20). Typed text is the same from 10 to 30; a scrolled file is not: onair at 2000k, scrolling a
+    /// page a second, 0.99979 at 20 and 0.99986 at 12 (x264 at 4000k: onair's 0.99987), for 3 %
+    /// more bytes. A moving picture costs a quarter more at 12 than at 20. The cost: on a picture
+    /// that changes whole every frame, libaom's constrained quality does not hold the rate (a 1080p
+    /// fractal zoom took 1.6–1.7× it); the playlists' BANDWIDTH is measured, so players are told
+    /// (docs/codecs.md).
+    public static let aomQualityLevel = 12
 
     /// The sequence header an AV1 encoder with these settings makes, from a blank picture.
     private static func firstSequenceHeader(_ settings: VideoEncoderSettings) throws -> [UInt8] {
