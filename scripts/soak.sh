@@ -89,6 +89,16 @@ sample() {  # pid: "rss_mib anon_mib fds threads", empty once the process is gon
     echo "$rss $anon $fds $threads"
 }
 
+# Where each process's anonymous memory is, every minute: a line per mapping that holds some
+# (its addresses, kB, what it maps), in $work/maps/<process>-<minute>, so that a step in the
+# figures can be traced to the mapping that took it (a heap, an arena, a thread's stack, a block
+# mapped on its own).
+mkdir -p "$work/maps"
+mappings() {  # pid file
+    awk '/^[0-9a-f]+-[0-9a-f]+ / { range = $1; what = $6 }
+         $1 == "Anonymous:" && $2 > 0 { print range, $2, what }' "/proc/$1/smaps" >"$2" 2>/dev/null || true
+}
+
 echo "soak: logs in $work"
 printf "soak: %s min of a 720p+360p Low-Latency ladder, --dvr 30m, --record, pushed to onair serve (--dvr 30m)\n" \
     "$minutes"
@@ -107,6 +117,8 @@ while kill -0 "$publisher" 2>/dev/null; do
     # The publisher gone between two samples: the last minute is the last one sampled.
     [ -n "${p_rss:-}" ] && [ -n "${o_rss:-}" ] && { [ -z "$beside" ] || [ -n "$b_rss" ]; } || break
     minute=$((minute + 1))
+    mappings "$publisher" "$work/maps/publisher-$minute"
+    mappings "$origin" "$work/maps/origin-$minute"
     line=$(printf "%6d | %8s %8s %4s %7s | %8s %8s %4s %7s" "$minute" "$p_rss" "$p_anon" "$p_fds" "$p_threads" \
         "$o_rss" "$o_anon" "$o_fds" "$o_threads")
     if [ -z "$beside" ]; then
