@@ -19,7 +19,8 @@
 #   ffmpeg x11grab x264 2500k   the peer, with onair's x264 settings, 30 frames a second
 #
 # The rates are onair's defaults; ONAIR_H264_RATE=4000k and ONAIR_AV1_RATE=2000k set others (the
-# H.264 one for onair and ffmpeg alike).
+# H.264 one for onair and ffmpeg alike). ONAIR_BINARY=<a build of onair> measures that build
+# (default: the release build, made here).
 #
 # Printed per screen and run: CPU seconds (the publisher's alone) and their ratio to ffmpeg's, the
 # bytes of the segments and their ratio to ffmpeg's, and what a viewer saw against the grab (each
@@ -33,7 +34,10 @@ seconds=${1:-16}
 only=" ${*:2} "
 av1_rate=${ONAIR_AV1_RATE:-1250k}
 h264_rate=${ONAIR_H264_RATE:-2500k}
-ONAIR_BUILD=release scripts/setup.sh >/dev/null
+if [ -z "${ONAIR_BINARY:-}" ]; then
+    ONAIR_BUILD=release scripts/setup.sh >/dev/null
+    ONAIR_BINARY=.build/release/onair
+fi
 work=$(mktemp -d)
 grabs=$(mktemp -d -p /dev/shm onair-legibility.XXXXXX)  # about 250 MB a second of screen
 pids=()
@@ -118,7 +122,7 @@ run() {  # key screen folder command...: the command capturing the grab's replay
 onair() {  # key screen options...: onair publishing the replay, recorded; prints "cpu bytes media"
     local key=$1 screen=$2 measured
     shift 2
-    measured=$(run "$key" "$screen" "$work/$key" .build/release/onair publish --channel bench --host 127.0.0.1 \
+    measured=$(run "$key" "$screen" "$work/$key" "$ONAIR_BINARY" publish --channel bench --host 127.0.0.1 \
         --port "$(free_port)" --record "$work/$key" --record-mp4 --source screen --no-cursor --audio none \
         --size $size "$@")
     echo "$measured $(echo "$work/$key"/bench/*/recording.mp4)"
