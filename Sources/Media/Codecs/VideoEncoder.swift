@@ -153,12 +153,12 @@ public final class VideoEncoder {
     /// a second bring it down within a second; a screen, whose cadence encodes a frame or two a
     /// second when it is still, kept its P frames at 98–110 (quality level 12 is 48) for the first
     /// 30 coded frames, half a minute of a still screen, and what was typed or scrolled meanwhile
-    /// was refined no further. Measured on the frames onair sends of 16 s of a 1080p screen at
-    /// 2000k, from the second segment on: typing 0.99994 → 0.99996, scrolling a page a second
-    /// 0.99988 → 0.99991, for 5–9 % more bytes (BENCHMARKS.md). Forty pictures bring it to 48;
-    /// twenty-four left scrolling at 0.99990, sixty gave what forty did. The cost: 0.35 CPU-seconds
-    /// at 1080p, once; and a moving picture from the first frame on overshoots the rate a little more
-    /// in its first seconds (a fractal zoom: 1.5–2.4× over its first 6 s, 1.4–2.0× cold).
+    /// was refined no further. onair at 2000k on 16 s of a 1080p screen: typing 0.99996 → 0.99997,
+    /// a file scrolled a page a second 0.99986 → 0.99990, for 4–6 % more bytes (BENCHMARKS.md).
+    /// Forty pictures bring it to 48 (offline, twenty-four left the scrolled file softer, sixty
+    /// gave what forty did). The cost: 0.35 CPU-seconds at 1080p, once; and a moving picture from
+    /// the first frame on overshoots the rate a little more in its first seconds (a fractal zoom:
+    /// 1.5–2.4× over its first 6 s, 1.4–2.0× cold).
     /// The stream's first frame is a key frame (`encode(_:)`), so nothing refers to these.
     private static func warmUp(_ codec: CodecContext, _ settings: VideoEncoderSettings) throws -> [UInt8] {
         let frame = try LibavAllocation(av_frame_alloc(), "av_frame_alloc") { av_frame_free(&$0) }
