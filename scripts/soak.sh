@@ -158,6 +158,31 @@ if ((minute > filled + 1)); then
             }
         }' "$samples"
 fi
+# Where each process's anonymous memory grew after the windows filled, by kind of mapping: glibc's
+# main heap, its other arenas (64 MiB-aligned), and blocks mapped on their own (pictures, encoders'
+# buffers, large bodies, thread stacks): a step in one kind names its cause's family.
+if ((minute > filled + 1)); then
+    /usr/bin/python3 - "$work/maps" "$filled" "$minute" <<'PYTHON'
+import sys
+folder, first, last = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+def kinds(process, minute):
+    sums = {"main heap": 0, "arenas": 0, "mapped blocks": 0, "other": 0}
+    for line in open(f"{folder}/{process}-{minute}"):
+        fields = line.split()
+        start, end = (int(x, 16) for x in fields[0].split("-"))
+        what = fields[2] if len(fields) > 2 else ""
+        if what == "[heap]": kind = "main heap"
+        elif what: kind = "other"
+        elif start % (64 << 20) == 0 and end - start <= 64 << 20: kind = "arenas"
+        else: kind = "mapped blocks"
+        sums[kind] += int(fields[1]) / 1024
+    return sums
+print(f"anonymous MiB by kind, minute {first} -> {last}:")
+for process in ("publisher", "origin"):
+    a, b = kinds(process, first), kinds(process, last)
+    print(f"  {process:9s} " + ", ".join(f"{k} {a[k]:.1f} -> {b[k]:.1f}" for k in a))
+PYTHON
+fi
 failed=$(grep -c "push_failed" "$work/publish.log" || true)
 refused=$(cat "$work/serve.log" ${beside:+"$work/beside.log"} | grep -cE "refused|409|507|503" || true)
 printf "pushes failed (publisher's push_failed events): %s; refusals in the origins' logs: %s\n" "$failed" "$refused"
