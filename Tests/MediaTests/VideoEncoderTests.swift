@@ -95,4 +95,3 @@ import Testing
         #expect(Double(early) >= 0.7 * Double(late), "\(early) bytes for the early change, \(late) for the late one")
     }
 }
-
