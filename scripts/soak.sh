@@ -157,11 +157,9 @@ if ((minute > filled + 1)); then
                     (y[c] - first[c]) * 60 / (x - from), slope
             }
         }' "$samples"
-fi
-# Where each process's anonymous memory grew after the windows filled, by kind of mapping: glibc's
-# main heap, its other arenas (64 MiB-aligned), and blocks mapped on their own (pictures, encoders'
-# buffers, large bodies, thread stacks): a step in one kind names its cause's family.
-if ((minute > filled + 1)); then
+    # Where each process's anonymous memory grew meanwhile, by kind of mapping: glibc's main heap,
+    # its other arenas (64 MiB-aligned), and blocks mapped on their own (pictures, encoders'
+    # buffers, large bodies, thread stacks): a step in one kind names its cause's family.
     /usr/bin/python3 - "$work/maps" "$filled" "$minute" <<'PYTHON'
 import sys
 folder, first, last = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])

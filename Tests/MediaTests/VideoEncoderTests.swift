@@ -44,8 +44,8 @@ import Testing
         #expect(try Self.keyframes(codec, indices: Self.withDrops, interval: 30) == [0, 32, 60, 90])
     }
 
-    /// A picture of "text": cells of 8x8 pixels, each a random pattern of dark and light pixels,
-    /// with the cells of `changed` (rows of cells) drawn from `seed` instead.
+    /// A picture of "text": dark and light pixels at random, each row drawn from `seed`, and the rows
+    /// of the bands of 8 rows in `changed` drawn from `changedSeed` instead (lines that changed).
     static func text(
         _ frame: VideoFrame, seed: UInt64, changed: Range<Int> = 0..<0, changedSeed: UInt64 = 0
     ) {
