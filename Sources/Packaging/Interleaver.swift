@@ -3,14 +3,17 @@ public import Media
 /// Puts packets from several encoders (tracks), each in its own time order, into one time order.
 ///
 /// A packet is released only once every open stream has shown a later one (or ended), so a
-/// muxer fed from `pop` sees decode times that never go back.
+/// muxer fed from `pop` sees decode times that never go back. At equal times, the tracks in
+/// `firstAtEqualTimes` go first, then the others by track number.
 public struct Interleaver<Element>: Sendable where Element: Sendable {
     private var queues: [TrackID: [(time: Double, element: Element)]]
     private var open: Set<TrackID>
+    private let firstAtEqualTimes: Set<TrackID>
 
-    public init(tracks streams: Set<TrackID>) {
+    public init(tracks streams: Set<TrackID>, firstAtEqualTimes: Set<TrackID> = []) {
         open = streams
         queues = Dictionary(uniqueKeysWithValues: streams.map { ($0, []) })
+        self.firstAtEqualTimes = firstAtEqualTimes
     }
 
     public mutating func push(_ element: Element, track: TrackID, time: Double) {
@@ -36,12 +39,17 @@ public struct Interleaver<Element>: Sendable where Element: Sendable {
                 continue
             }
             if earliest == nil || head.time < earliest!.time
-                || (head.time == earliest!.time && track < earliest!.track)
+                || (head.time == earliest!.time && goesBefore(track, earliest!.track))
             {
                 earliest = (track, head.time)
             }
         }
         guard let earliest else { return nil }
         return queues[earliest.track]!.removeFirst().element
+    }
+
+    private func goesBefore(_ track: TrackID, _ other: TrackID) -> Bool {
+        let first = firstAtEqualTimes.contains(track), otherFirst = firstAtEqualTimes.contains(other)
+        return first != otherFirst ? first : track < other
     }
 }

@@ -48,7 +48,12 @@ public final class PackagingStage {
         self.sinks = sinks
         self.board = board
         self.segmenter = Segmenter(configuration: segmenter)
-        interleaver = Interleaver(tracks: Set(tracks.map(\.track)))
+        // Sound first at a picture's time: a sound frame that starts where a segment ends goes with
+        // the segment it continues, so the segment's sound ends past its last picture, as at every
+        // other boundary (a frame always straddles it). Ending on the boundary, it ended 1 µs short
+        // in Chromium's buffer, whose sound and picture together then stopped there (StreamDescription).
+        interleaver = Interleaver(
+            tracks: Set(tracks.map(\.track)), firstAtEqualTimes: Set(tracks.filter { $0.kind == .audio }.map(\.track)))
         packager = try Packager(format: timeline.configuration.format, streams: tracks)
         fragmentPerPicture = packager.format == .fmp4 && segmenter.cutsOn == .video
         publish(self.timeline.setInitSegment(packager.initSegment))

@@ -35,11 +35,17 @@ public final class StreamDescription: @unchecked Sendable {
         }
     }
 
-    /// The time base a muxer stores the track in: the 90 kHz MPEG clock for video (exact for any
-    /// common frame rate), the sample rate for sound (exact to the sample).
+    /// The time base a muxer stores the track in: microseconds for video, the sample rate for sound
+    /// (exact to the sample). Browsers count media time in whole microseconds, each frame's start
+    /// and length apart: in 90 kHz, a 30 fps frame (3000 ticks, 33,333.3 µs) lost its third of a
+    /// microsecond twice, and every segment ended 1 µs short in Chromium's buffer (7.999999 where the
+    /// playlist says 8). hls.js, looking for what follows its buffer there, found the segment it
+    /// held and waited. In microseconds a frame's time and length are rounded once each, by
+    /// libavformat, and add up to the next frame's time: a segment ends where the next begins. MPEG-TS
+    /// and FLV keep their own clocks (90 kHz, milliseconds).
     public var muxTimeBase: TimeBase {
         switch kind {
-        case .video: TimeBase(1, 90_000)
+        case .video: TimeBase(1, 1_000_000)
         case .audio: TimeBase(1, parameters.pointee.sample_rate)
         }
     }
