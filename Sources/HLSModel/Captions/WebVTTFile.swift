@@ -1,7 +1,8 @@
 /// A subtitle segment or part: a WebVTT file of the cues that overlap its time, with the
 /// `X-TIMESTAMP-MAP` that places them on the media's timeline (RFC 8216bis 3.1.4). The cue times
-/// are media time, which the video's own timestamps (its fMP4 `tfdt`, its TS `PTS`) count in
-/// 90 kHz ticks from the same 0, so every file maps the same moment: 1 s is 90,000 ticks. One map
+/// are media time, which the video's own timestamps (its fMP4 `tfdt`, its TS `PTS`) count from the
+/// same 0; `MPEGTS` is in 90 kHz ticks whatever clock the segments keep, so every file maps the
+/// same moment: 1 s is 90,000 ticks. One map
 /// for all (not each file's start) lets a player that offsets each file's cues by its map find the
 /// same cue in two files the same to the bit, and show it once (hls.js compares them so).
 ///

@@ -155,9 +155,16 @@ public final class Muxer {
         let copy = try LibavAllocation(av_packet_clone(packet.packet), "av_packet_clone") { av_packet_free(&$0) }
         copy.pointer.pointee.stream_index = index
         if let duration { copy.pointer.pointee.duration = duration }
-        av_packet_rescale_ts(
-            copy.pointer, AVRational(num: packet.timeBase.numerator, den: packet.timeBase.denominator),
-            timeBases[Int(index)])
+        let from = AVRational(num: packet.timeBase.numerator, den: packet.timeBase.denominator)
+        let to = timeBases[Int(index)]
+        let start = copy.pointer.pointee.pts, length = copy.pointer.pointee.duration
+        av_packet_rescale_ts(copy.pointer, from, to)
+        // A length rounded on its own drifts from the times rounded: a 30 fps frame is 33,333.3 µs,
+        // and an fMP4 muxer counts each fragment's start from the lengths before it. The length to
+        // where the next frame starts, each end rounded, adds up to the next frame's time.
+        if start != Demuxer.noTimestamp, length > 0 {
+            copy.pointer.pointee.duration = av_rescale_q(start + length, from, to) - copy.pointer.pointee.pts
+        }
         if interleaved {
             try check(av_interleaved_write_frame(context, copy.pointer), "writing a packet")
         } else {
