@@ -40,9 +40,10 @@ public final class StreamDescription: @unchecked Sendable {
     /// and length apart: in 90 kHz, a 30 fps frame (3000 ticks, 33,333.3 µs) lost its third of a
     /// microsecond twice, and every segment ended 1 µs short in Chromium's buffer (7.999999 where the
     /// playlist says 8). hls.js, looking for what follows its buffer there, found the segment it
-    /// held and waited. In microseconds a frame's time and length are rounded once each, by
-    /// libavformat, and add up to the next frame's time: a segment ends where the next begins. MPEG-TS
-    /// and FLV keep their own clocks (90 kHz, milliseconds).
+    /// held and waited. In microseconds, with a frame's length the rounded time of the next less
+    /// its own (`Muxer.write`), the lengths add up to the next frame's time in whole microseconds:
+    /// a segment ends where the next begins. MPEG-TS and FLV keep their own clocks (90 kHz,
+    /// milliseconds).
     public var muxTimeBase: TimeBase {
         switch kind {
         case .video: TimeBase(1, 1_000_000)
